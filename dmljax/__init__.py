@@ -1,0 +1,43 @@
+"""dmljax: DirectML's operator model (GATHER, SCATTER, SLICE1, TILE, ...) in pure JAX.
+
+Two faces, one lowering per operator:
+
+* the desc face mirrors DirectML: build an operator desc, validate it with
+  :func:`compile_operator` and call the result;
+* the functional face (:func:`tile`, ...) infers everything from the arrays.
+
+>>> import jax.numpy as jnp, dmljax as dml
+>>> dml.tile(jnp.array([1, 2]), (3,))
+Array([1, 2, 1, 2, 1, 2], dtype=int32)
+"""
+
+import importlib.metadata
+
+from dmljax import errors as errors
+from dmljax._src import ops as _ops  # registers every operator
+from dmljax._src.compile import (
+    CompiledOperator as CompiledOperator,
+    compile_operator as compile_operator,
+)
+from dmljax._src.dtypes import DataType as DataType
+from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
+from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
+from dmljax._src.tensor_desc import TensorDesc as TensorDesc
+
+del _ops
+
+try:
+    __version__ = importlib.metadata.version("dmljax")
+except importlib.metadata.PackageNotFoundError:  # running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "CompiledOperator",
+    "DataType",
+    "FeatureLevel",
+    "TensorDesc",
+    "TileOperatorDesc",
+    "compile_operator",
+    "errors",
+    "tile",
+]

@@ -1,0 +1,1 @@
+"""Private implementation of dmljax; the public names are re-exported by ``dmljax``."""

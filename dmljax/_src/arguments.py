@@ -1,0 +1,88 @@
+"""Conversion of user-given static values (axes, repeats, windows) to Python ints.
+
+Values that decide shapes must be known while tracing. These helpers turn
+Python and NumPy integers (and concrete JAX scalars) into ``int`` and refuse
+everything else with a message that names the op and the field, instead of a
+tracer leak or a failure deep inside JAX.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any, SupportsIndex, TypeAlias
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.core import Tracer
+
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = ["StaticInts", "as_array", "static_int", "static_int_tuple"]
+
+StaticInts: TypeAlias = Sequence[SupportsIndex] | np.ndarray
+"""A sequence (or 1-D NumPy array) of integers known while tracing: repeats, offsets, ..."""
+
+_TRACED_HINT = (
+    "It decides the output shape, so it must be known while tracing: pass Python "
+    "integers, or mark the argument static (jax.jit(..., static_argnames=...))."
+)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, Tracer):
+        return f"a traced value ({value.aval.str_short()})"
+    if isinstance(value, np.ndarray | jax.Array):
+        return f"an array of dtype {value.dtype}"
+    return repr(value)
+
+
+def static_int(value: Any, *, op: str, field: str) -> int:
+    """``value`` as a Python int; bools, floats and traced values are refused."""
+    if isinstance(value, Tracer):
+        raise InvalidArgumentError(
+            op, field, "a static integer", _describe(value), hint=_TRACED_HINT
+        )
+    if isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(op, field, "an integer, not a bool", repr(value))
+    if isinstance(value, np.ndarray | jax.Array) and (
+        value.ndim != 0 or not np.issubdtype(value.dtype, np.integer)
+    ):
+        raise InvalidArgumentError(op, field, "an integer scalar", _describe(value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidArgumentError(op, field, "an integer", _describe(value)) from None
+
+
+def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:
+    """``values`` (a sequence or 1-D array of integers) as a tuple of Python ints."""
+    if isinstance(values, Tracer):
+        raise InvalidArgumentError(
+            op, field, "a tuple of static integers", _describe(values), hint=_TRACED_HINT
+        )
+    if isinstance(values, np.ndarray | jax.Array):
+        if values.ndim != 1:
+            raise InvalidArgumentError(
+                op, field, "a 1-D sequence of integers", f"an array of shape {values.shape}"
+            )
+        values = list(values)
+    elif not isinstance(values, Sequence) or isinstance(values, str | bytes):
+        raise ArgumentTypeError(op, field, "a tuple of integers", _describe(values))
+    return tuple(static_int(v, op=op, field=f"{field}[{i}]") for i, v in enumerate(values))
+
+
+def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
+    """``x`` as an array, for the functional faces: arrays as they are, scalars converted.
+
+    Like :mod:`jax.numpy`, lists and tuples are refused rather than converted
+    element by element.
+    """
+    if isinstance(x, jax.Array | np.ndarray):
+        return x
+    if isinstance(x, int | float | complex | np.generic):
+        return jnp.asarray(x)
+    raise ArgumentTypeError(
+        op, field, "an array or a scalar", type(x).__name__, hint="Wrap it in jnp.asarray(...)."
+    )

@@ -1,0 +1,153 @@
+"""DirectML's ``DML_TENSOR_DATA_TYPE`` and its mapping to NumPy/JAX dtypes."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = ["DataType", "require_x64", "x64_enabled"]
+
+
+class _TypeInfo(NamedTuple):
+    dtype: np.dtype[Any]
+    bit_width: int
+    kind: str  # "float", "signed" or "unsigned"
+
+
+class DataType(enum.IntEnum):
+    """A ``DML_TENSOR_DATA_TYPE``, with DirectML's numeric values.
+
+    DirectML has no ``bool`` or ``bfloat16``; the functional faces accept them,
+    the desc face cannot express them. ``UINT4``/``INT4`` (FL 6_3) exist for
+    (de)quantization only; every data-movement operator refuses them.
+
+    >>> import dmljax as dml
+    >>> dml.DataType.INT32.dtype, dml.DataType.INT32.bit_width, dml.DataType.INT32.is_signed
+    (dtype('int32'), 32, True)
+    >>> dml.DataType.from_dtype("float16")
+    <DataType.FLOAT16: 2>
+    """
+
+    UNKNOWN = 0
+    FLOAT32 = 1
+    FLOAT16 = 2
+    UINT32 = 3
+    UINT16 = 4
+    UINT8 = 5
+    INT32 = 6
+    INT16 = 7
+    INT8 = 8
+    FLOAT64 = 9
+    UINT64 = 10
+    INT64 = 11
+    UINT4 = 12
+    INT4 = 13
+
+    @property
+    def _info(self) -> _TypeInfo:
+        if self is DataType.UNKNOWN:
+            raise InvalidArgumentError(
+                "DataType", "data_type", "a concrete type (UNKNOWN is never valid)", "UNKNOWN"
+            )
+        return _INFO[self]
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The NumPy dtype of an element (``int4``/``uint4`` from ml_dtypes)."""
+        return self._info.dtype
+
+    @property
+    def bit_width(self) -> int:
+        """Bits per element: 4, 8, 16, 32 or 64."""
+        return self._info.bit_width
+
+    @property
+    def is_floating(self) -> bool:
+        """True for FLOAT16, FLOAT32 and FLOAT64."""
+        return self._info.kind == "float"
+
+    @property
+    def is_integer(self) -> bool:
+        """True for the signed and unsigned integer types."""
+        return self._info.kind != "float"
+
+    @property
+    def is_signed(self) -> bool:
+        """True if the type can hold negative values (floats and signed integers)."""
+        return self._info.kind != "unsigned"
+
+    @property
+    def is_64_bit(self) -> bool:
+        """True for the types that need ``jax_enable_x64``."""
+        return self._info.bit_width == 64
+
+    @classmethod
+    def from_dtype(cls, dtype: Any) -> DataType:
+        """The DataType of a NumPy/JAX dtype (or anything ``np.dtype`` accepts).
+
+        Raises:
+            InvalidArgumentError: for dtypes DirectML has no type for (``bool``,
+                ``bfloat16``, complex, ...).
+        """
+        try:
+            dt = np.dtype(dtype)
+        except TypeError as e:
+            raise ArgumentTypeError("DataType", "dtype", "a NumPy/JAX dtype", repr(dtype)) from e
+        found = _BY_DTYPE.get(dt)
+        if found is None:
+            raise InvalidArgumentError(
+                "DataType",
+                "dtype",
+                "one DirectML has a DML_TENSOR_DATA_TYPE for",
+                dt.name,
+                hint="The functional faces (dmljax.tile, ...) accept any JAX dtype.",
+            )
+        return found
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_INFO: dict[DataType, _TypeInfo] = {
+    DataType.FLOAT32: _TypeInfo(np.dtype(np.float32), 32, "float"),
+    DataType.FLOAT16: _TypeInfo(np.dtype(np.float16), 16, "float"),
+    DataType.UINT32: _TypeInfo(np.dtype(np.uint32), 32, "unsigned"),
+    DataType.UINT16: _TypeInfo(np.dtype(np.uint16), 16, "unsigned"),
+    DataType.UINT8: _TypeInfo(np.dtype(np.uint8), 8, "unsigned"),
+    DataType.INT32: _TypeInfo(np.dtype(np.int32), 32, "signed"),
+    DataType.INT16: _TypeInfo(np.dtype(np.int16), 16, "signed"),
+    DataType.INT8: _TypeInfo(np.dtype(np.int8), 8, "signed"),
+    DataType.FLOAT64: _TypeInfo(np.dtype(np.float64), 64, "float"),
+    DataType.UINT64: _TypeInfo(np.dtype(np.uint64), 64, "unsigned"),
+    DataType.INT64: _TypeInfo(np.dtype(np.int64), 64, "signed"),
+    DataType.UINT4: _TypeInfo(np.dtype(jnp.uint4), 4, "unsigned"),
+    DataType.INT4: _TypeInfo(np.dtype(jnp.int4), 4, "signed"),
+}
+_BY_DTYPE: dict[np.dtype[Any], DataType] = {info.dtype: t for t, info in _INFO.items()}
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit types are on, honouring ``with jax.enable_x64(...)`` scopes."""
+    return jax.dtypes.canonicalize_dtype(np.int64) == np.int64
+
+
+def require_x64(data_type: DataType, *, op: str, field: str) -> None:
+    """Raises unless JAX can hold ``data_type`` under the current x64 setting."""
+    if data_type.is_64_bit and not x64_enabled():
+        raise InvalidArgumentError(
+            op,
+            field,
+            "a type JAX can hold while jax_enable_x64 is off",
+            data_type.name,
+            hint=(
+                "64-bit types need jax_enable_x64: call "
+                "jax.config.update('jax_enable_x64', True) at startup, set JAX_ENABLE_X64=1, "
+                "or wrap the code in `with jax.enable_x64(True):`."
+            ),
+        )

@@ -1,0 +1,71 @@
+"""DirectML rules that several operators share, each written once.
+
+Every helper raises :class:`~dmljax.errors.InvalidArgumentError` (or
+:class:`~dmljax.errors.ArgumentTypeError`) naming the op and the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = [
+    "check_bound_array",
+    "require_same_data_type",
+    "require_sizes",
+    "require_tensor_desc",
+]
+
+
+def require_tensor_desc(value: Any, *, op: str, field: str) -> TensorDesc:
+    """``value`` if it is a TensorDesc; an ArgumentTypeError otherwise."""
+    if not isinstance(value, TensorDesc):
+        raise ArgumentTypeError(op, field, "a dmljax.TensorDesc", type(value).__name__)
+    return value
+
+
+def require_same_data_type(
+    op: str, field: str, tensor: TensorDesc, like_field: str, like: TensorDesc
+) -> None:
+    """``tensor`` must have the data type of ``like`` (DirectML's tensor constraints)."""
+    if tensor.data_type is not like.data_type:
+        raise InvalidArgumentError(
+            op,
+            f"{field}.data_type",
+            f"{like.data_type} (the data type of {like_field})",
+            str(tensor.data_type),
+        )
+
+
+def require_sizes(
+    op: str, field: str, tensor: TensorDesc, expected: tuple[int, ...], why: str
+) -> None:
+    """``tensor.sizes`` must equal ``expected``, the sizes the operator computes."""
+    if tensor.sizes != expected:
+        raise InvalidArgumentError(op, f"{field}.sizes", f"{expected} ({why})", tensor.sizes)
+
+
+def check_bound_array(x: Any, tensor: TensorDesc, *, op: str, field: str) -> None:
+    """An array bound to ``tensor`` must have its sizes and data type exactly."""
+    shape = getattr(x, "shape", None)
+    dtype = getattr(x, "dtype", None)
+    if shape is None or dtype is None:
+        raise ArgumentTypeError(
+            op, f"the {field} argument", "an array (jax.Array or numpy.ndarray)", type(x).__name__
+        )
+    if tuple(shape) != tensor.sizes:
+        raise InvalidArgumentError(
+            op, f"the {field} argument", f"of shape {tensor.sizes} ({field}.sizes)", tuple(shape)
+        )
+    if np.dtype(dtype) != tensor.dtype:
+        raise InvalidArgumentError(
+            op,
+            f"the {field} argument",
+            f"of dtype {tensor.dtype} ({field}.data_type {tensor.data_type})",
+            np.dtype(dtype).name,
+            hint=f"Convert it with .astype({tensor.dtype.name!r}) if that is what you mean.",
+        )

@@ -1,0 +1,106 @@
+import dataclasses
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import dmljax as dml
+
+T = dml.DataType
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+@pytest.mark.parametrize(
+    ("data_type", "sizes", "strides", "expected"),
+    [
+        # The worked values of DMLCalcBufferTensorSize in the semantics notes (§1.2).
+        (T.FLOAT32, (1, 1, 3, 5), None, 60),
+        (T.FLOAT16, (3,), None, 8),
+        (T.FLOAT32, (2, 3), (0, 1), 12),
+        (T.FLOAT32, (2, 3), (5, 1), 32),
+        (T.FLOAT32, (1, 1, 3, 5), (15, 1, 5, 1), 60),
+        (T.UINT4, (5,), None, 4),  # 20 bits -> 3 bytes -> rounded up to 4
+        (T.UINT8, (3,), None, 4),
+        (T.INT64, (3,), None, 24),
+        (T.FLOAT32, (2, 3), (1, 2), 24),  # column-major: still 6 elements
+        (T.FLOAT32, (2, 2, 3), (0, 0, 0), 4),  # a broadcast scalar
+    ],
+)
+def test_total_size_is_dml_calc_buffer_tensor_size(data_type, sizes, strides, expected):
+    desc = dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
+    assert desc.total_tensor_size_in_bytes == expected
+
+
+def test_a_larger_total_size_is_kept_and_a_smaller_one_refused():
+    desc = dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3), total_tensor_size_in_bytes=64)
+    assert desc.total_tensor_size_in_bytes == 64
+    with pytest.raises(InvalidArgumentError, match="total_tensor_size_in_bytes") as e:
+        dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3), total_tensor_size_in_bytes=20)
+    assert "at least 24" in str(e.value)
+
+
+def test_frozen_hashable_and_normalised():
+    a = dml.TensorDesc(data_type=T.INT8, sizes=[2, np.int64(3)])  # pyright: ignore[reportArgumentType]
+    b = dml.TensorDesc(data_type=8, sizes=(2, 3))  # pyright: ignore[reportArgumentType]
+    assert a == b
+    assert hash(a) == hash(b)
+    assert a.sizes == (2, 3)
+    assert type(a.sizes[1]) is int
+    assert a.data_type is T.INT8
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.sizes = (1,)  # type: ignore[misc]
+    assert (a.dimension_count, a.element_count, a.dtype) == (2, 6, np.dtype(np.int8))
+
+
+def test_from_array():
+    desc = dml.TensorDesc.from_array(jnp.zeros((2, 1, 4), jnp.float16))
+    assert desc == dml.TensorDesc(data_type=T.FLOAT16, sizes=(2, 1, 4))
+    with pytest.raises(InvalidArgumentError, match="DML_TENSOR_DATA_TYPE"):
+        dml.TensorDesc.from_array(jnp.zeros((2,), jnp.bool_))
+    with pytest.raises(InvalidArgumentError, match="sizes"):
+        dml.TensorDesc.from_array(jnp.zeros(()))
+    with pytest.raises(dml.errors.ArgumentTypeError):
+        dml.TensorDesc.from_array([1.0, 2.0])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"sizes": ()}, "sizes", "1 to 8 dimensions"),
+        ({"sizes": (1,) * 9}, "sizes", "1 to 8 dimensions"),
+        ({"sizes": (2, 0)}, "sizes[1]", "at least 1"),
+        ({"sizes": (2, -3)}, "sizes[1]", "at least 1"),
+        ({"sizes": (2, 2.5)}, "sizes[1]", "an integer"),
+        ({"sizes": (2, True)}, "sizes[1]", "not a bool"),
+        ({"sizes": (2**16, 2**16)}, "sizes", "4294967295 elements"),
+        ({"strides": (1,)}, "strides", "2 long"),
+        ({"strides": (3, -1)}, "strides[1]", "non-negative"),
+        ({"strides": (2**32, 1)}, "strides", "4294967295 elements"),
+        ({"guaranteed_base_offset_alignment": 3}, "guaranteed_base_offset_alignment", "power of 2"),
+        ({"guaranteed_base_offset_alignment": 2}, "guaranteed_base_offset_alignment", "least 4"),
+        ({"data_type": 0}, "data_type", "never UNKNOWN"),
+        ({"data_type": 99}, "data_type", "DML_TENSOR_DATA_TYPE"),
+    ],
+)
+def test_invalid_descs_are_refused_with_the_field_named(kwargs, field, fragment):
+    arguments = {"data_type": T.FLOAT32, "sizes": (2, 3), **kwargs}
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.TensorDesc(**arguments)
+    assert e.value.field == field
+    assert e.value.op == "TensorDesc"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [({"sizes": 3}, "sizes"), ({"data_type": "FLOAT32"}, "data_type"), ({"strides": 1}, "strides")],
+)
+def test_wrong_python_types_are_type_errors(kwargs, field):
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:
+        dml.TensorDesc(**{"data_type": T.FLOAT32, "sizes": (2, 3), **kwargs})
+    assert e.value.field == field
+
+
+def test_valid_alignments():
+    for alignment in (0, 4, 16, 256):
+        dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,), guaranteed_base_offset_alignment=alignment)
+    dml.TensorDesc(data_type=T.UINT8, sizes=(2,), guaranteed_base_offset_alignment=1)

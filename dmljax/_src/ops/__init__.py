@@ -1,0 +1,3 @@
+"""One module per DirectML operator; importing each registers it with compile_operator."""
+
+from dmljax._src.ops import tile as tile

@@ -1,0 +1,203 @@
+"""TILE: ``DML_TILE_OPERATOR_DESC`` and :func:`dmljax.tile`.
+
+``out[c] = in[c mod in.Sizes]`` for every output coordinate ``c``; the output
+has ``in.Sizes[i] * Repeats[i]`` elements along each dimension (``numpy.tile``
+with one repeat per dimension).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import feature_levels
+from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
+from dmljax._src.compile import OperatorDefinition, register
+from dmljax._src.feature_levels import FeatureLevel
+from dmljax._src.rules import require_same_data_type, require_sizes, require_tensor_desc
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = ["TileOperatorDesc", "tile", "tile_output_sizes"]
+
+_DESC = "TileOperatorDesc"
+_FUNCTION = "dmljax.tile"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TileOperatorDesc:
+    """``DML_TILE_OPERATOR_DESC``: repeats the input along each dimension.
+
+    ``RepeatsCount`` is ``len(repeats)``. The rules (checked by
+    :func:`dmljax.compile_operator`): one repeat per input dimension, each
+    greater than 0; ``output_tensor.sizes[i] == input_tensor.sizes[i] *
+    repeats[i]``; input and output share data type and dimension count.
+    Introduced at FL 1_0 (4-D floats); integers from 2_1, 1 to 8 dimensions
+    from 3_1, INT64/UINT64 from 4_1. TILE never supports FLOAT64.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> f32 = dml.DataType.FLOAT32
+    >>> desc = dml.TileOperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 3)),
+    ...     output_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 6)),
+    ...     repeats=(1, 1, 1, 2))
+    >>> x = jnp.arange(6.0).reshape(1, 1, 2, 3)
+    >>> dml.compile_operator(desc)(x)[0, 0]
+    Array([[0., 1., 2., 0., 1., 2.],
+           [3., 4., 5., 3., 4., 5.]], dtype=float32)
+    """
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    repeats: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        require_tensor_desc(self.input_tensor, op=_DESC, field="input_tensor")
+        require_tensor_desc(self.output_tensor, op=_DESC, field="output_tensor")
+        object.__setattr__(
+            self, "repeats", static_int_tuple(self.repeats, op=_DESC, field="repeats")
+        )
+
+
+def tile_output_sizes(sizes: Sequence[int], repeats: Sequence[int]) -> tuple[int, ...]:
+    """TILE's output sizes: ``sizes[i] * repeats[i]`` for each dimension."""
+    return tuple(size * repeat for size, repeat in zip(sizes, repeats, strict=True))
+
+
+def _validate(desc: TileOperatorDesc, level: FeatureLevel) -> None:
+    del level  # TILE's rules do not change between feature levels.
+    rank = desc.input_tensor.dimension_count
+    if len(desc.repeats) != rank:
+        raise InvalidArgumentError(
+            _DESC,
+            "repeats",
+            f"{rank} long (RepeatsCount must equal input_tensor's DimensionCount)",
+            f"{len(desc.repeats)} entries {desc.repeats}",
+        )
+    for i, repeat in enumerate(desc.repeats):
+        if repeat < 1:
+            raise InvalidArgumentError(_DESC, f"repeats[{i}]", "greater than 0", repeat)
+    require_same_data_type(
+        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+    )
+    require_sizes(
+        _DESC,
+        "output_tensor",
+        desc.output_tensor,
+        tile_output_sizes(desc.input_tensor.sizes, desc.repeats),
+        "input_tensor.sizes times repeats",
+    )
+
+
+def _tile_by_broadcast(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
+    # A new major dimension of size r in front of each repeated dimension, then
+    # one reshape: a single fusion that reads `x` once per major repeat.
+    shape: list[int] = []
+    dims: list[int] = []
+    for size, repeat in zip(x.shape, repeats, strict=True):
+        if repeat != 1:
+            shape.append(repeat)
+        dims.append(len(shape))
+        shape.append(size)
+    tiled = lax.broadcast_in_dim(x, tuple(shape), tuple(dims))
+    return lax.reshape(tiled, tile_output_sizes(x.shape, repeats))
+
+
+def _tile_by_concatenation(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
+    # Innermost axis first: each concatenate then copies whole contiguous rows.
+    for axis in reversed(range(x.ndim)):
+        if repeats[axis] > 1:
+            x = lax.concatenate([x] * repeats[axis], axis)
+    return x
+
+
+# The largest repeat the concatenation form was measured with; XLA treats big
+# concatenates as hard to vectorise, so larger repeats use the broadcast form.
+_MAX_CONCATENATED_REPEAT = 8
+
+
+def tile_lowering(x: jax.Array, *, repeats: tuple[int, ...]) -> jax.Array:
+    """The one implementation of TILE, shared by both faces (``repeats`` may hold 0).
+
+    On an H100 (jax 0.11.2) concatenation, innermost axis first, beats the
+    broadcast form of :func:`jax.numpy.tile` whenever a non-minor axis repeats
+    (0.87x for (2, 2), 0.68x for (4, 1) on 4096x4096 f32; 0.55x for int8),
+    while broadcasting is 1-2% faster when only the last axis repeats.
+    """
+    if all(repeat == 1 for repeat in repeats):
+        return x
+    only_minor_axis = all(repeat == 1 for repeat in repeats[:-1])
+    if only_minor_axis or min(repeats) == 0 or max(repeats) > _MAX_CONCATENATED_REPEAT:
+        return _tile_by_broadcast(x, repeats)
+    return _tile_by_concatenation(x, repeats)
+
+
+_tile_jitted = jax.jit(tile_lowering, static_argnames=("repeats",))
+
+
+def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
+    """Repeats ``x`` ``repeats[i]`` times along each dimension ``i`` (DirectML TILE).
+
+    The functional face of :class:`TileOperatorDesc`: any rank (a 0-D array
+    with ``repeats=()``), any JAX dtype including ``bool`` and ``bfloat16``,
+    and repeats of 0, which give an empty result. Unlike :func:`jax.numpy.tile`
+    it takes exactly one repeat per dimension, as DirectML does.
+
+    Args:
+        x: the array to tile.
+        repeats: one non-negative Python integer per dimension of ``x``; it
+            decides the output shape, so it cannot be a traced value.
+
+    Returns:
+        An array of shape ``x.shape[i] * repeats[i]`` and the dtype of ``x``.
+
+    Raises:
+        InvalidArgumentError: a negative, non-integer or traced repeat, or not
+            one repeat per dimension.
+
+    Differentiable (the gradient sums the copies), and usable under
+    :func:`jax.jit` and :func:`jax.vmap`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> dml.tile(jnp.array([[1, 2], [3, 4]]), (2, 1))
+    Array([[1, 2],
+           [3, 4],
+           [1, 2],
+           [3, 4]], dtype=int32)
+    """
+    x = as_array(x, op=_FUNCTION, field="x")
+    repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
+    if len(repeats) != x.ndim:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "repeats",
+            f"{x.ndim} long (one entry per dimension of x, shape {tuple(x.shape)})",
+            f"{len(repeats)} entries {repeats}",
+        )
+    for i, repeat in enumerate(repeats):
+        if repeat < 0:
+            raise InvalidArgumentError(_FUNCTION, f"repeats[{i}]", "a non-negative integer", repeat)
+    return _tile_jitted(x, repeats=repeats)
+
+
+def _lower(desc: TileOperatorDesc, level: FeatureLevel) -> Any:
+    del level
+    return functools.partial(tile_lowering, repeats=desc.repeats)
+
+
+register(
+    OperatorDefinition(
+        desc_type=TileOperatorDesc,
+        support=feature_levels.TILE,
+        input_fields=("input_tensor",),
+        output_field="output_tensor",
+        validate=_validate,
+        lower=_lower,
+    )
+)

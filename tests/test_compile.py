@@ -1,0 +1,110 @@
+"""compile_operator and CompiledOperator, exercised through TILE."""
+
+import dataclasses
+
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import dmljax as dml
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def tile_desc(data_type=T.FLOAT32, sizes=(2, 3), repeats=(2, 1), **input_kwargs):
+    output_sizes = tuple(s * r for s, r in zip(sizes, repeats, strict=True))
+    return dml.TileOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=sizes, **input_kwargs),
+        output_tensor=dml.TensorDesc(data_type=data_type, sizes=output_sizes),
+        repeats=repeats,
+    )
+
+
+def test_compiled_operator_exposes_desc_level_and_output_desc():
+    desc = tile_desc()
+    op = dml.compile_operator(desc, feature_level=FL.FL_3_1)
+    assert isinstance(op, dml.CompiledOperator)
+    assert op.desc is desc
+    assert op.feature_level is FL.FL_3_1
+    assert op.output_desc == dml.TensorDesc(data_type=T.FLOAT32, sizes=(4, 3))
+    assert "FL_3_1" in repr(op)
+
+
+def test_compilation_is_cached_per_desc_and_level():
+    op = dml.compile_operator(tile_desc())
+    assert dml.compile_operator(tile_desc()) is op  # an equal desc, built again
+    assert dml.compile_operator(tile_desc(), feature_level=FL.LATEST) is op
+    assert dml.compile_operator(tile_desc(), feature_level=FL.FL_4_1) is not op
+
+
+def test_default_feature_level_is_latest():
+    assert dml.compile_operator(tile_desc()).feature_level is FL.LATEST
+
+
+def test_unknown_desc_types_and_levels_are_refused():
+    @dataclasses.dataclass(frozen=True)
+    class NotADesc:
+        axis: int = 0
+
+    with pytest.raises(dml.errors.ArgumentTypeError, match="TileOperatorDesc"):
+        dml.compile_operator(NotADesc())
+    with pytest.raises(InvalidArgumentError, match="feature_level"):
+        dml.compile_operator(tile_desc(), feature_level=0x1234)
+
+
+def test_arguments_are_checked_against_the_descs():
+    op = dml.compile_operator(tile_desc())
+    x = jnp.ones((2, 3), jnp.float32)
+    chex.assert_trees_all_equal(op(x), jnp.ones((4, 3)))
+    with pytest.raises(InvalidArgumentError, match=r"shape \(2, 3\)") as e:
+        op(jnp.ones((3, 2), jnp.float32))
+    assert e.value.field == "the input_tensor argument"
+    with pytest.raises(InvalidArgumentError, match="float32") as e:
+        op(jnp.ones((2, 3), jnp.float16))
+    assert ".astype('float32')" in str(e.value)
+    with pytest.raises(dml.errors.ArgumentTypeError, match="1 arrays"):
+        op(x, x)
+    with pytest.raises(dml.errors.ArgumentTypeError, match="an array"):
+        op([[1.0] * 3] * 2)
+
+
+def test_argument_checks_fire_while_tracing():
+    op = dml.compile_operator(tile_desc())
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        jax.jit(op)(jnp.ones((2, 4), jnp.float32))
+    batched = jax.vmap(op)(jnp.ones((5, 2, 3), jnp.float32))  # per-example shapes match
+    assert batched.shape == (5, 4, 3)
+
+
+def test_numpy_arguments_are_accepted():
+    op = dml.compile_operator(tile_desc(T.INT16))
+    x = np.arange(6, dtype=np.int16).reshape(2, 3)
+    np.testing.assert_array_equal(op(x), np.concatenate([x, x]))
+
+
+def test_strided_tensors_are_refused_not_treated_as_dense():
+    desc = tile_desc(strides=(1, 2))  # column-major input
+    with pytest.raises(InvalidArgumentError, match="strided") as e:
+        dml.compile_operator(desc)
+    assert e.value.field == "input_tensor.strides"
+
+
+def test_64_bit_descs_need_x64():
+    desc = tile_desc(T.INT64)
+    with jax.enable_x64(False), pytest.raises(InvalidArgumentError, match="jax_enable_x64"):
+        dml.compile_operator(desc)
+    with jax.enable_x64(True):
+        op = dml.compile_operator(desc)
+        x = jnp.array([[2**40, -1, 3]] * 2, jnp.int64)
+        assert op(x).dtype == jnp.int64
+        assert int(op(x)[3, 0]) == 2**40
+
+
+def test_lower_gives_the_hlo():
+    op = dml.compile_operator(tile_desc())
+    text = op.lower(jnp.ones((2, 3), jnp.float32)).as_text()
+    assert "tensor<4x3xf32>" in text

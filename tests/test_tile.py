@@ -1,0 +1,314 @@
+"""TILE: DML_TILE_OPERATOR_DESC and dml.tile."""
+
+import math
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import reference
+from dmljax._src.ops import tile as tile_module
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def tile_desc(data_type=T.FLOAT32, sizes=(1, 1, 2, 3), repeats=(1, 1, 3, 3), output_sizes=None,
+              output_data_type=None):  # fmt: skip
+    if output_sizes is None:
+        output_sizes = tuple(s * r for s, r in zip(sizes, repeats, strict=False))
+    return dml.TileOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=sizes),
+        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
+        repeats=repeats,
+    )
+
+
+# --- The DirectML doc example -------------------------------------------------------------------
+
+
+def test_doc_example_through_compile_operator_and_tile():
+    example = helpers.doc_example("tile-ex1")
+    x = helpers.tensor_of(example["inputs"]["InputTensor"])
+    expected = helpers.tensor_of(example["expected"])
+    repeats = tuple(example["attrs"]["Repeats"])
+    assert example["attrs"]["RepeatsCount"] == len(repeats)
+    desc = dml.TileOperatorDesc(
+        input_tensor=helpers.tensor_desc_of(example["inputs"]["InputTensor"]),
+        output_tensor=helpers.tensor_desc_of(example["expected"]),
+        repeats=repeats,
+    )
+    for level in (FL.FL_1_0, FL.LATEST):
+        np.testing.assert_array_equal(dml.compile_operator(desc, feature_level=level)(x), expected)
+    np.testing.assert_array_equal(dml.tile(x, repeats), expected)
+    np.testing.assert_array_equal(reference.tile(x, repeats), expected)
+
+
+# --- Every rule of the page -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("desc_kwargs", "field", "fragment"),
+    [
+        ({"repeats": (1, 3, 3)}, "repeats", "RepeatsCount must equal"),
+        ({"repeats": (1, 1, 3, 3, 1), "output_sizes": (1, 1, 6, 9)}, "repeats", "4 long"),
+        ({"repeats": (1, 1, 0, 3), "output_sizes": (1, 1, 1, 9)}, "repeats[2]", "greater than 0"),
+        ({"repeats": (1, -1, 3, 3), "output_sizes": (1, 1, 6, 9)}, "repeats[1]", "greater than 0"),
+        ({"output_sizes": (1, 1, 6, 8)}, "output_tensor.sizes", r"\(1, 1, 6, 9\)"),
+        ({"output_sizes": (1, 6, 9)}, "output_tensor.sizes", "input_tensor.sizes times repeats"),
+        ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
+    ],
+)
+def test_rule_violations_name_the_field(desc_kwargs, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(tile_desc(**desc_kwargs))
+    assert e.value.field == field
+    assert e.value.op == "TileOperatorDesc"
+    assert field in str(e.value)
+
+
+def test_desc_fields_must_have_the_right_types():
+    good = tile_desc()
+    with pytest.raises(dml.errors.ArgumentTypeError, match="input_tensor"):
+        dml.TileOperatorDesc(
+            input_tensor=(1, 1, 2, 3),  # pyright: ignore[reportArgumentType]
+            output_tensor=good.output_tensor,
+            repeats=(1, 1, 3, 3),
+        )
+    with pytest.raises(dml.errors.ArgumentTypeError, match="repeats"):
+        dml.TileOperatorDesc(
+            input_tensor=good.input_tensor,
+            output_tensor=good.output_tensor,
+            repeats=3,  # pyright: ignore[reportArgumentType]
+        )
+    with pytest.raises(InvalidArgumentError, match=r"repeats\[3\] must be an integer"):
+        dml.TileOperatorDesc(
+            input_tensor=good.input_tensor,
+            output_tensor=good.output_tensor,
+            repeats=(1, 1, 3, 3.0),  # pyright: ignore[reportArgumentType]
+        )
+
+
+# The support table on the TILE page, restated: (dimension counts, data types) per band.
+_FLOATS = {T.FLOAT32, T.FLOAT16}
+_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
+DOCUMENTED_SUPPORT = {
+    FL.FL_1_0: ((4, 4), _FLOATS),
+    FL.FL_2_1: ((4, 4), _FLOATS | _INTS),
+    FL.FL_3_0: ((4, 4), _FLOATS | _INTS),
+    FL.FL_3_1: ((1, 8), _FLOATS | _INTS),
+    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.INT64, T.UINT64}),
+    FL.FL_6_4: ((1, 8), _FLOATS | _INTS | {T.INT64, T.UINT64}),
+}
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_per_feature_level(level, data_type):
+    (_, _), types = DOCUMENTED_SUPPORT[level]
+    desc = tile_desc(data_type)
+    with jax.enable_x64(True):
+        if data_type in types:
+            op = dml.compile_operator(desc, feature_level=level)
+            x = helpers.random_array(np.random.default_rng(0), (1, 1, 2, 3), data_type.dtype)
+            np.testing.assert_array_equal(op(x), reference.tile(x, desc.repeats))
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "input_tensor.data_type"
+            assert e.value.given == data_type.name
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_ranks_per_feature_level(level, rank):
+    (low, high), _ = DOCUMENTED_SUPPORT[level]
+    desc = tile_desc(sizes=(2,) + (1,) * (rank - 1), repeats=(2,) * rank)
+    if low <= rank <= high:
+        op = dml.compile_operator(desc, feature_level=level)
+        assert op(jnp.ones(desc.input_tensor.sizes)).shape == desc.output_tensor.sizes
+    else:
+        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}") as e:
+            dml.compile_operator(desc, feature_level=level)
+        assert e.value.field == "input_tensor.sizes"
+        assert e.value.hint == f"{rank} dimensions are supported from FL_3_1."
+
+
+def test_float64_is_never_supported():
+    with jax.enable_x64(True), pytest.raises(InvalidArgumentError, match="never supports FLOAT64"):
+        dml.compile_operator(tile_desc(T.FLOAT64))
+
+
+# --- The functional face -----------------------------------------------------------------------
+
+
+def test_any_rank_dtype_and_zero_repeats():
+    assert dml.tile(jnp.float32(3.0), ()).shape == ()
+    assert float(dml.tile(jnp.float32(3.0), ())) == 3.0
+    assert dml.tile(jnp.ones((2, 3)), (0, 2)).shape == (0, 6)
+    assert dml.tile(jnp.ones((0, 3)), (2, 2)).shape == (0, 6)
+    np.testing.assert_array_equal(
+        dml.tile(jnp.array([True, False]), (2,)), [True, False, True, False]
+    )
+    y = dml.tile(jnp.array([1.5, -2.0], jnp.bfloat16), (2,))
+    assert y.dtype == jnp.bfloat16
+    np.testing.assert_array_equal(y.astype(jnp.float32), [1.5, -2.0, 1.5, -2.0])
+    assert dml.tile(2.5, ()).dtype == jnp.float32
+    np.testing.assert_array_equal(dml.tile(np.arange(3), np.array([2])), [0, 1, 2, 0, 1, 2])
+
+
+@pytest.mark.parametrize(
+    ("repeats", "error", "field", "fragment"),
+    [
+        ((2,), InvalidArgumentError, "repeats", "2 long"),
+        ((2, 2, 2), InvalidArgumentError, "repeats", "2 long"),
+        ((2, -1), InvalidArgumentError, "repeats[1]", "non-negative"),
+        ((2, 1.5), InvalidArgumentError, "repeats[1]", "an integer"),
+        ((2, 2.0), InvalidArgumentError, "repeats[1]", "an integer"),
+        ((2, True), InvalidArgumentError, "repeats[1]", "not a bool"),
+        (np.array([[2, 2]]), InvalidArgumentError, "repeats", "1-D"),
+        (2, dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
+        (None, dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
+        ("22", dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
+    ],
+)
+def test_functional_face_refusals(repeats, error, field, fragment):
+    with pytest.raises(error, match=fragment) as e:
+        dml.tile(jnp.ones((2, 3)), repeats)
+    assert e.value.op == "dmljax.tile"
+    assert e.value.field == field
+
+
+def test_traced_repeats_raise_a_clear_error_instead_of_leaking():
+    @jax.jit
+    def f(x, repeats):
+        return dml.tile(x, repeats)
+
+    with pytest.raises(InvalidArgumentError, match="traced value") as e:
+        f(jnp.ones((2, 3)), jnp.array([2, 2]))
+    assert e.value.field == "repeats"
+    assert "static" in str(e.value)
+
+    @jax.jit
+    def g(x, r):
+        return dml.tile(x, (r, 1))
+
+    with pytest.raises(InvalidArgumentError, match="traced value") as e:
+        g(jnp.ones((2, 3)), 2)
+    assert e.value.field == "repeats[0]"
+
+
+@pytest.mark.parametrize("x", ["abc", [1, 2], None])
+def test_non_array_x_is_a_type_error(x):
+    with pytest.raises(dml.errors.ArgumentTypeError, match="x must be an array or a scalar"):
+        dml.tile(x, (2,))  # pyright: ignore[reportArgumentType]
+
+
+# --- Against the reference -----------------------------------------------------------------------
+
+
+@st.composite
+def tile_cases(draw):
+    rank = draw(st.integers(0, 8))
+    max_size = 3 if rank <= 4 else 2
+    shape = tuple(draw(st.lists(st.integers(1, max_size), min_size=rank, max_size=rank)))
+    repeats = tuple(draw(st.lists(st.integers(0, 3), min_size=rank, max_size=rank)))
+    hypothesis.assume(math.prod(s * r for s, r in zip(shape, repeats, strict=True)) <= 4096)
+    dtype = draw(st.sampled_from(helpers.FUNCTIONAL_DTYPES))
+    x = helpers.random_array(draw(helpers.seeds()), shape, dtype)
+    return x, repeats
+
+
+@hypothesis.given(tile_cases())
+def test_tile_equals_the_reference(case):
+    x, repeats = case
+    expected = reference.tile(x, repeats)
+    with jax.enable_x64(True):
+        actual = dml.tile(x, repeats)
+        assert actual.dtype == x.dtype
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+        representable = (
+            x.ndim >= 1 and min(repeats) >= 1 and x.dtype in {t.dtype for t in helpers.DATA_TYPES}
+            and dml.DataType.from_dtype(x.dtype) in DOCUMENTED_SUPPORT[FL.LATEST][1]
+        )  # fmt: skip
+        if representable:
+            input_desc = dml.TensorDesc.from_array(x)
+            desc = dml.TileOperatorDesc(
+                input_tensor=input_desc,
+                output_tensor=dml.TensorDesc(data_type=input_desc.data_type, sizes=expected.shape),
+                repeats=repeats,
+            )
+            np.testing.assert_array_equal(np.asarray(dml.compile_operator(desc)(x)), expected)
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("repeats", [(2, 3), (1, 4), (3, 1), (1, 1), (0, 2)])
+def test_gradients_of_both_faces(repeats):
+    with jax.enable_x64(True):
+        x = jnp.asarray(np.random.default_rng(1).standard_normal((2, 3)))
+        check_grads(lambda x: dml.tile(x, repeats), (x,), order=2, modes=("fwd", "rev"))
+        if min(repeats) >= 1:
+            op = dml.compile_operator(tile_desc(T.FLOAT32, (2, 3), repeats))
+            x32 = x.astype(jnp.float32)
+            check_grads(op, (x32,), order=2, modes=("fwd", "rev"), atol=1e-2, rtol=1e-2)
+            # The gradient sums the copies: each input element is used prod(repeats) times.
+            grad = jax.grad(lambda x: op(x).sum())(x32)
+            np.testing.assert_array_equal(grad, np.full((2, 3), math.prod(repeats), np.float32))
+
+
+def test_vmap_equals_a_python_loop():
+    xs = jnp.asarray(np.random.default_rng(2).standard_normal((5, 2, 3)), jnp.float32)
+    op = dml.compile_operator(tile_desc(T.FLOAT32, (2, 3), (2, 2)))
+    for f in (lambda x: dml.tile(x, (2, 2)), op):
+        expected = np.stack([np.asarray(f(x)) for x in xs])
+        np.testing.assert_array_equal(jax.vmap(f)(xs), expected)
+        np.testing.assert_array_equal(jax.vmap(f, in_axes=2, out_axes=1)(xs.transpose(1, 2, 0)),
+                                      expected.transpose(1, 0, 2))  # fmt: skip
+
+
+def test_jit_equals_eager():
+    x = jnp.asarray(np.random.default_rng(3).integers(-9, 9, (3, 1, 2)), jnp.int8)
+    op = dml.compile_operator(tile_desc(T.INT8, (3, 1, 2), (1, 4, 2)))
+    chex.assert_trees_all_equal(
+        jax.jit(lambda x: dml.tile(x, (1, 4, 2)))(x), dml.tile(x, (1, 4, 2))
+    )
+    chex.assert_trees_all_equal(jax.jit(op)(x), op(x))
+
+
+def test_second_call_with_the_same_shapes_does_not_retrace():
+    x = jnp.ones((3, 5), jnp.float32)
+    jitted = tile_module._tile_jitted
+    dml.tile(x, (2, 7))
+    size = helpers.jit_cache_size(jitted)
+    dml.tile(x + 1, (2, 7))
+    dml.tile(x * 2, [2, np.int64(7)])  # an equal repeats of other types is the same program
+    assert helpers.jit_cache_size(jitted) == size
+
+    op = dml.compile_operator(tile_desc(T.FLOAT32, (3, 5), (2, 7)))
+    traced = chex.assert_max_traces(lambda x: op(x), n=1)
+    user_jit = jax.jit(traced)
+    user_jit(x)
+    user_jit(x + 1)
+    op(x)
+    op(x - 1)
+    assert helpers.jit_cache_size(op._jitted) == 1
+
+
+@pytest.mark.parametrize(
+    "repeats",
+    [(2, 3), (4, 1), (1, 5), (1, 1), (9, 2), (2, 12), (0, 3)],
+    ids=["concatenated", "major", "minor-only", "identity", "large-major", "large-minor", "zero"],
+)
+def test_every_lowering_form_equals_the_reference(repeats):
+    x = helpers.random_array(np.random.default_rng(4), (3, 4), np.int32)
+    np.testing.assert_array_equal(dml.tile(x, repeats), reference.tile(x, repeats))

@@ -1,0 +1,28 @@
+"""dmljax in one minute: each operator through both faces.
+
+Run: python examples/quickstart.py
+"""
+
+import jax
+import jax.numpy as jnp
+
+import dmljax as dml
+
+f32 = dml.DataType.FLOAT32
+
+# --- TILE ----------------------------------------------------------------------------------------
+# The desc face: DML_TILE_OPERATOR_DESC as a DirectML program builds it (the example on its page).
+desc = dml.TileOperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 3)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 6, 9)),
+    repeats=(1, 1, 3, 3),
+)
+tile_op = dml.compile_operator(desc, feature_level=dml.FeatureLevel.FL_1_0)  # validates the desc
+x = jnp.array([[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]])
+print("TILE (desc face):\n", tile_op(x)[0, 0])
+
+# The functional face: any rank and dtype, usable under jit, vmap and grad.
+print("TILE (functional face):", dml.tile(jnp.array([1, 2]), (3,)))
+batch = jnp.arange(12.0).reshape(4, 3)
+print("vmap:", jax.vmap(lambda row: dml.tile(row, (2,)))(batch).shape)
+print("grad:", jax.grad(lambda x: dml.tile(x, (2, 2)).sum())(jnp.ones((2, 2))))

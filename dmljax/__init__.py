@@ -21,6 +21,7 @@ from dmljax._src.compile import (
 )
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
+from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.tensor_desc import TensorDesc as TensorDesc
 
@@ -35,9 +36,11 @@ __all__ = [
     "CompiledOperator",
     "DataType",
     "FeatureLevel",
+    "GatherOperatorDesc",
     "TensorDesc",
     "TileOperatorDesc",
     "compile_operator",
     "errors",
+    "gather",
     "tile",
 ]

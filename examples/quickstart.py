@@ -26,3 +26,24 @@ print("TILE (functional face):", dml.tile(jnp.array([1, 2]), (3,)))
 batch = jnp.arange(12.0).reshape(4, 3)
 print("vmap:", jax.vmap(lambda row: dml.tile(row, (2,)))(batch).shape)
 print("grad:", jax.grad(lambda x: dml.tile(x, (2, 2)).sum())(jnp.ones((2, 2))))
+
+# --- GATHER --------------------------------------------------------------------------------------
+# Example 2 of the DML_GATHER_OPERATOR_DESC page: whole rows picked by UINT32 indices.
+u32 = dml.DataType.UINT32
+gather_desc = dml.GatherOperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(3, 2)),
+    indices_tensor=dml.TensorDesc(data_type=u32, sizes=(1, 4)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(4, 2)),
+    axis=0,
+    index_dimensions=1,
+)
+table = jnp.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+rows = jnp.array([[0, 1, 1, 2]], jnp.uint32)
+print("GATHER (desc face):\n", dml.compile_operator(gather_desc)(table, rows))
+
+# The functional face: negative indices count from the end, out-of-range ones clamp.
+print(
+    "GATHER (functional face):", dml.gather(jnp.array([10, 20, 30]), jnp.array([-1, 0, 9]), axis=0)
+)
+embedding = jax.grad(lambda t: dml.gather(t, jnp.array([0, 0, 2]), axis=0).sum())(table)
+print("grad of a gather adds up repeated rows:\n", embedding)

@@ -19,7 +19,7 @@ from jax.core import Tracer
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["StaticInts", "as_array", "static_int", "static_int_tuple"]
+__all__ = ["StaticInts", "as_array", "normalize_axis", "static_int", "static_int_tuple"]
 
 StaticInts: TypeAlias = Sequence[SupportsIndex] | np.ndarray
 """A sequence (or 1-D NumPy array) of integers known while tracing: repeats, offsets, ..."""
@@ -71,6 +71,16 @@ def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:
     elif not isinstance(values, Sequence) or isinstance(values, str | bytes):
         raise ArgumentTypeError(op, field, "a tuple of integers", _describe(values))
     return tuple(static_int(v, op=op, field=f"{field}[{i}]") for i, v in enumerate(values))
+
+
+def normalize_axis(axis: Any, ndim: int, *, op: str, field: str = "axis") -> int:
+    """A static axis of an ``ndim``-D array in ``[-ndim, ndim)``, as a value in ``[0, ndim)``."""
+    axis = static_int(axis, op=op, field=field)
+    if not -ndim <= axis < ndim:
+        raise InvalidArgumentError(
+            op, field, f"in [{-ndim}, {ndim}) for an array of {ndim} dimensions", axis
+        )
+    return axis % ndim
 
 
 def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:

@@ -142,7 +142,7 @@ class OperatorSupport:
                     hint=(
                         f"{tensor.data_type} is supported from {later}."
                         if later
-                        else f"{self.operator} never supports {tensor.data_type}."
+                        else f"{self.operator} never supports {tensor.data_type} for {field}."
                     ),
                 )
 
@@ -168,30 +168,79 @@ class OperatorSupport:
 
 
 def format_data_types(data_types: Iterable[DataType]) -> str:
-    return ", ".join(t.name for t in sorted(data_types))
+    """Data types in the order the DirectML pages list them (FLOAT64, FLOAT32, ..., UINT8)."""
+
+    def page_order(t: DataType) -> tuple[int, int]:
+        kind = 0 if t.is_floating else 1 if t.is_signed else 2
+        return (kind, -t.bit_width)
+
+    return ", ".join(t.name for t in sorted(data_types, key=page_order))
 
 
 def _band(
-    since: FeatureLevel, fields: Iterable[str], ranks: tuple[int, int], types: frozenset[DataType]
+    since: FeatureLevel, ranks: tuple[int, int], **data_types: frozenset[DataType]
 ) -> SupportBand:
-    support = TensorSupport(ranks, types)
-    return SupportBand(since, {field: support for field in fields})
+    """One band of a support table: the same dimension counts for every tensor field."""
+    return SupportBand(
+        since, {field: TensorSupport(ranks, types) for field, types in data_types.items()}
+    )
 
 
 FL = FeatureLevel
 T = DataType
 FLOATS_16_32 = frozenset({T.FLOAT32, T.FLOAT16})
 INTEGERS_8_32 = frozenset({T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8})
-INTEGERS_64 = frozenset({T.INT64, T.UINT64})
+TYPES_8_32 = FLOATS_16_32 | INTEGERS_8_32
+TYPES_64 = frozenset({T.FLOAT64, T.INT64, T.UINT64})
+UINT32_INDICES = frozenset({T.UINT32})
+INDICES_32_64 = frozenset({T.INT64, T.INT32, T.UINT64, T.UINT32})
 
-_TILE_TENSORS = ("input_tensor", "output_tensor")
 TILE = OperatorSupport(
     "DML_OPERATOR_TILE",
     (
-        _band(FL.FL_1_0, _TILE_TENSORS, (4, 4), FLOATS_16_32),
-        _band(FL.FL_2_1, _TILE_TENSORS, (4, 4), FLOATS_16_32 | INTEGERS_8_32),
-        _band(FL.FL_3_1, _TILE_TENSORS, (1, 8), FLOATS_16_32 | INTEGERS_8_32),
-        # The TILE page lists no FLOAT64, unlike the other data-movement operators.
-        _band(FL.FL_4_1, _TILE_TENSORS, (1, 8), FLOATS_16_32 | INTEGERS_8_32 | INTEGERS_64),
+        _band(FL.FL_1_0, (4, 4), input_tensor=FLOATS_16_32, output_tensor=FLOATS_16_32),
+        _band(FL.FL_2_1, (4, 4), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        _band(FL.FL_3_1, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        # The TILE page lists INT64 and UINT64 from 4_1 but never FLOAT64.
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | {T.INT64, T.UINT64},
+            output_tensor=TYPES_8_32 | {T.INT64, T.UINT64},
+        ),
+    ),
+)
+
+GATHER = OperatorSupport(
+    "DML_OPERATOR_GATHER",
+    (
+        _band(
+            FL.FL_1_0,
+            (4, 4),
+            input_tensor=FLOATS_16_32,
+            indices_tensor=UINT32_INDICES,
+            output_tensor=FLOATS_16_32,
+        ),
+        _band(
+            FL.FL_2_1,
+            (4, 4),
+            input_tensor=TYPES_8_32,
+            indices_tensor=UINT32_INDICES,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_3_0,
+            (1, 8),
+            input_tensor=TYPES_8_32,
+            indices_tensor=INDICES_32_64,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | TYPES_64,
+            indices_tensor=INDICES_32_64,
+            output_tensor=TYPES_8_32 | TYPES_64,
+        ),
     ),
 )

@@ -6,11 +6,12 @@ where the page is, and shares no code with the lowerings it checks.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["tile"]
+__all__ = ["gather", "tile"]
 
 
 def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
@@ -19,3 +20,41 @@ def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
     coordinates = np.indices(output_sizes, sparse=True)
     source = tuple(c % size for c, size in zip(coordinates, input.shape, strict=True))
     return np.asarray(input[source]).reshape(output_sizes)
+
+
+def _index_value(value: np.integer, dim: int, *, wrap_negative: bool) -> int:
+    """DirectML's index rules for gathers: wrap signed negatives, then clamp into the axis."""
+    v = int(value)  # exact for every integer type, unsigned ones included
+    if wrap_negative and v < 0:
+        v += dim
+    return min(max(v, 0), dim - 1)
+
+
+def gather(
+    input: np.ndarray,
+    indices: np.ndarray,
+    *,
+    axis: int,
+    index_dimensions: int,
+    wrap_negative: bool = True,
+) -> np.ndarray:
+    """GATHER: ``output[p, j, q] = input[p, indices[0.., j], q]``, right-aligned.
+
+    ``input`` and ``indices`` have the same number of dimensions N; the last
+    ``index_dimensions`` (k) dimensions of ``indices`` hold the indices.
+    """
+    n, k = input.ndim, index_dimensions
+    assert indices.ndim == n
+    assert 0 <= axis < n
+    assert 0 <= k <= n
+    p_sizes, dim, q_sizes = input.shape[:axis], input.shape[axis], input.shape[axis + 1 :]
+    k_sizes = indices.shape[n - k :]
+    full = np.empty(p_sizes + k_sizes + q_sizes, dtype=input.dtype)
+    for p in itertools.product(*map(range, p_sizes)):
+        for j in itertools.product(*map(range, k_sizes)):
+            v = _index_value(indices[(0,) * (n - k) + j], dim, wrap_negative=wrap_negative)
+            for q in itertools.product(*map(range, q_sizes)):
+                full[p + j + q] = input[(*p, v, *q)]
+    extra = full.ndim - n  # right-align: drop leading 1s, or add them
+    assert extra <= 0 or all(size == 1 for size in full.shape[:extra])
+    return full.reshape(full.shape[max(extra, 0) :] if extra > 0 else (1,) * -extra + full.shape)

@@ -18,6 +18,7 @@ __all__ = [
     "require_same_data_type",
     "require_sizes",
     "require_tensor_desc",
+    "right_align",
 ]
 
 
@@ -47,6 +48,23 @@ def require_sizes(
     """``tensor.sizes`` must equal ``expected``, the sizes the operator computes."""
     if tensor.sizes != expected:
         raise InvalidArgumentError(op, f"{field}.sizes", f"{expected} ({why})", tensor.sizes)
+
+
+def right_align(sizes: tuple[int, ...], dimension_count: int) -> tuple[int, ...] | None:
+    """Sizes right-aligned to ``dimension_count`` dimensions, DirectML's way.
+
+    Shorter sizes get leading 1s; longer ones lose leading entries, which must
+    all be 1. Returns None when a dropped entry is not 1.
+
+    >>> right_align((3, 2), 4), right_align((1, 1, 3, 2), 2), right_align((3, 1, 2), 2)
+    ((1, 1, 3, 2), (3, 2), None)
+    """
+    extra = len(sizes) - dimension_count
+    if extra <= 0:
+        return (1,) * -extra + sizes
+    if any(size != 1 for size in sizes[:extra]):
+        return None
+    return sizes[extra:]
 
 
 def check_bound_array(x: Any, tensor: TensorDesc, *, op: str, field: str) -> None:

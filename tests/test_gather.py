@@ -1,0 +1,477 @@
+"""GATHER: DML_GATHER_OPERATOR_DESC and dml.gather."""
+
+import math
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import reference
+from dmljax._src.bench.hlo import kernel_count
+from dmljax._src.ops import gather as gather_module
+from dmljax._src.rules import right_align
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def gather_desc(
+    input_sizes=(1, 1, 3, 2),
+    indices_sizes=(1, 1, 1, 4),
+    output_sizes=(1, 1, 4, 2),
+    axis=2,
+    index_dimensions=1,
+    data_type=T.FLOAT32,
+    index_type=T.UINT32,
+    output_data_type=None,
+):
+    return dml.GatherOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
+        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
+        axis=axis,
+        index_dimensions=index_dimensions,
+    )
+
+
+def desc_of_example(example):
+    return gather_desc(
+        input_sizes=tuple(example["inputs"]["InputTensor"]["sizes"]),
+        indices_sizes=tuple(example["inputs"]["IndicesTensor"]["sizes"]),
+        output_sizes=tuple(example["expected"]["sizes"]),
+        axis=example["attrs"]["Axis"],
+        index_dimensions=example["attrs"]["IndexDimensions"],
+        data_type=T[example["inputs"]["InputTensor"]["dtype"]],
+        index_type=T[example["inputs"]["IndicesTensor"]["dtype"]],
+    )
+
+
+# --- The DirectML doc examples ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "example_id",
+    ["gather-ex1", "gather-ex2", "gather-ex3-corrected", "gather-ex4", "gather-ex5"],
+)
+def test_doc_examples(example_id):
+    example = helpers.doc_example(example_id)
+    x = helpers.tensor_of(example["inputs"]["InputTensor"])
+    indices = helpers.tensor_of(example["inputs"]["IndicesTensor"])
+    expected = helpers.tensor_of(example["expected"])
+    desc = desc_of_example(example)
+    np.testing.assert_array_equal(dml.compile_operator(desc)(x, indices), expected)
+    k, axis = desc.index_dimensions, desc.axis
+    np.testing.assert_array_equal(
+        reference.gather(x, indices, axis=axis, index_dimensions=k), expected
+    )
+    # The functional face, with the index dimensions that hold indices.
+    index_block = indices.reshape(indices.shape[indices.ndim - k :])
+    np.testing.assert_array_equal(
+        np.asarray(dml.gather(x, index_block, axis=axis)).reshape(expected.shape), expected
+    )
+
+
+def test_doc_example_3_as_written_is_refused_for_its_index_dimensions():
+    example = helpers.doc_example("gather-ex3-doc-as-written")
+    assert example["status"] == "doc-as-written-invalid"
+    with pytest.raises(InvalidArgumentError, match="index_dimensions") as e:
+        dml.compile_operator(desc_of_example(example))
+    assert e.value.field == "index_dimensions"
+    assert e.value.given == 2
+
+
+# --- Every rule -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"indices_sizes": (1, 1, 4)}, "indices_tensor.sizes", "4 dimensions long"),
+        ({"output_sizes": (1, 4, 2)}, "output_tensor.sizes", "4 dimensions long"),
+        ({"axis": 4}, "axis", r"in \[0, 4\)"),
+        ({"axis": -1}, "axis", r"in \[0, 4\)"),
+        ({"index_dimensions": 5}, "index_dimensions", r"in \[0, 4\]"),
+        ({"index_dimensions": -1}, "index_dimensions", r"in \[0, 4\]"),
+        ({"indices_sizes": (1, 2, 1, 4)}, "indices_tensor.sizes", "1 in the first 3"),
+        (
+            {
+                "indices_sizes": (1, 1, 2, 4),
+                "index_dimensions": 2,
+                "input_sizes": (2, 2, 3, 2),
+                "output_sizes": (2, 2, 4, 2),
+            },
+            "index_dimensions",
+            "dropping leading 1s only",
+        ),
+        ({"output_sizes": (1, 1, 2, 4)}, "output_tensor.sizes", r"\(1, 1, 4, 2\)"),
+        ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
+        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of INT64, INT32"),
+        ({"index_type": T.INT16}, "indices_tensor.data_type", "one of"),
+    ],
+)
+def test_rule_violations_name_the_field(kwargs, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(gather_desc(**kwargs))
+    assert e.value.field == field
+    assert e.value.op == "GatherOperatorDesc"
+
+
+def test_every_legal_index_dimensions_of_a_4d_gather():
+    x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    for k in range(5):
+        for axis in range(4):
+            # K sizes chosen so that the leading k-1 entries of the full sizes are 1.
+            k_sizes = (1,) * max(k - 1 - axis, 0) + (2,) * (k - max(k - 1 - axis, 0))
+            full = (*x.shape[:axis], *k_sizes, *x.shape[axis + 1 :])
+            input_sizes = tuple(
+                1 if i < min(axis, max(k - 1, 0)) else s for i, s in enumerate(x.shape)
+            )
+            full = (*input_sizes[:axis], *k_sizes, *input_sizes[axis + 1 :])
+            output = right_align(full, 4)
+            assert output is not None
+            desc = gather_desc(
+                input_sizes=input_sizes,
+                indices_sizes=(1,) * (4 - k) + k_sizes,
+                output_sizes=output,
+                axis=axis,
+                index_dimensions=k,
+                index_type=T.INT32,
+            )
+            xi = x[tuple(slice(0, s) for s in input_sizes)]
+            indices = np.full(desc.indices_tensor.sizes, -1, np.int32)
+            np.testing.assert_array_equal(
+                dml.compile_operator(desc)(xi, indices),
+                reference.gather(xi, indices, axis=axis, index_dimensions=k),
+            )
+
+
+# The support table of the GATHER page, restated per band: (ranks, data types, index types).
+_FLOATS = {T.FLOAT32, T.FLOAT16}
+_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
+_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
+DOCUMENTED_SUPPORT = {
+    FL.FL_1_0: ((4, 4), _FLOATS, {T.UINT32}),
+    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
+    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
+    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
+}
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_per_feature_level(level, data_type):
+    _, data_types, _ = DOCUMENTED_SUPPORT[level]
+    desc = gather_desc(data_type=data_type)
+    with jax.enable_x64(True):
+        if data_type in data_types:
+            x = helpers.random_array(np.random.default_rng(0), (1, 1, 3, 2), data_type.dtype)
+            indices = np.array([[[[2, 0, 1, 2]]]], np.uint32)
+            np.testing.assert_array_equal(
+                dml.compile_operator(desc, feature_level=level)(x, indices), x[:, :, [2, 0, 1, 2]]
+            )
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "input_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("index_type", helpers.DATA_TYPES)
+def test_index_types_per_feature_level(level, index_type):
+    _, _, index_types = DOCUMENTED_SUPPORT[level]
+    desc = gather_desc(index_type=index_type)
+    with jax.enable_x64(True):
+        if index_type in index_types:
+            dml.compile_operator(desc, feature_level=level)
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "indices_tensor.data_type"
+            if index_type in _INDICES:
+                assert e.value.hint == f"{index_type} is supported from FL_3_0."
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_ranks_per_feature_level(level, rank):
+    (low, high), _, _ = DOCUMENTED_SUPPORT[level]
+    sizes = (1,) * (rank - 1) + (5,)
+    desc = gather_desc(input_sizes=sizes, indices_sizes=sizes, output_sizes=sizes, axis=rank - 1)
+    if low <= rank <= high:
+        op = dml.compile_operator(desc, feature_level=level)
+        indices = np.arange(5, dtype=np.uint32)[::-1].reshape(sizes)
+        x = np.arange(5, dtype=np.float32).reshape(sizes)
+        np.testing.assert_array_equal(op(x, indices), x[..., ::-1])
+    else:
+        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
+            dml.compile_operator(desc, feature_level=level)
+
+
+def test_negative_indices_wrap_from_fl_3_0_and_unsigned_never_wrap():
+    x = np.arange(6, dtype=np.float32).reshape(1, 1, 3, 2)
+    # Below 3_0 signed indices do not exist; at 3_0 they count from the end.
+    with pytest.raises(InvalidArgumentError, match="supported from FL_3_0"):
+        dml.compile_operator(gather_desc(index_type=T.INT32), feature_level=FL.FL_2_1)
+    op = dml.compile_operator(gather_desc(index_type=T.INT32), feature_level=FL.FL_3_0)
+    signed = np.array([[[[-1, -3, -4, 5]]]], np.int32)  # -4 and 5 are out of range: clamped
+    np.testing.assert_array_equal(op(x, signed), x[:, :, [2, 0, 0, 2]])
+    for level in (FL.FL_1_0, FL.FL_2_1, FL.FL_3_0):
+        op = dml.compile_operator(gather_desc(), feature_level=level)
+        unsigned = np.array([[[[2**32 - 1, 2**31, 1, 0]]]], np.uint32)  # huge, never -1
+        np.testing.assert_array_equal(op(x, unsigned), x[:, :, [2, 2, 1, 0]])
+
+
+def test_without_wrapping_negative_indices_clamp_to_zero():
+    x = jnp.arange(4.0)
+    result = gather_module.gather_lowering(x, jnp.array([-1, 3]), axis=0, wrap_negative=False)
+    np.testing.assert_array_equal(result, [0.0, 3.0])
+
+
+# --- The functional face -------------------------------------------------------------------------
+
+
+def test_functional_face_shapes_and_axes():
+    x = jnp.arange(24).reshape(2, 3, 4)
+    assert dml.gather(x, jnp.array([[0, 1]]), axis=1).shape == (2, 1, 2, 4)
+    assert dml.gather(x, jnp.array([[0, 1]]), axis=-1).shape == (2, 3, 1, 2)
+    assert dml.gather(x, 2, axis=2).shape == (2, 3)  # 0-D indices drop the axis
+    np.testing.assert_array_equal(dml.gather(x, 2, axis=2), x[:, :, 2])
+    assert dml.gather(x, jnp.zeros((0,), jnp.int32), axis=0).shape == (0, 3, 4)
+    assert dml.gather(x, jnp.zeros((2, 0), jnp.int32), axis=1).shape == (2, 2, 0, 4)
+    assert dml.gather(jnp.zeros((2, 0, 4)), jnp.array([1]), axis=0).shape == (1, 0, 4)
+    assert dml.gather(jnp.zeros((2, 0, 4)), jnp.zeros((0,), jnp.int8), axis=1).shape == (2, 0, 4)
+    np.testing.assert_array_equal(
+        dml.gather(jnp.array([True, False]), jnp.array([1, 1, 0]), axis=0), [False, False, True]
+    )
+
+
+@pytest.mark.parametrize(
+    ("indices", "axis", "error", "field", "fragment"),
+    [
+        (jnp.array([0.0, 1.0]), 0, InvalidArgumentError, "indices", "integer dtype"),
+        (jnp.array([True]), 0, InvalidArgumentError, "indices", "integer dtype"),
+        (jnp.array([1 + 0j]), 0, InvalidArgumentError, "indices", "integer dtype"),
+        (jnp.array([0]), 2, InvalidArgumentError, "axis", r"in \[-2, 2\)"),
+        (jnp.array([0]), -3, InvalidArgumentError, "axis", r"in \[-2, 2\)"),
+        (jnp.array([0]), 1.0, InvalidArgumentError, "axis", "an integer"),
+        (jnp.array([0]), None, InvalidArgumentError, "axis", "an integer"),
+        ([0, 1], 0, dml.errors.ArgumentTypeError, "indices", "an array"),
+    ],
+)
+def test_functional_face_refusals(indices, axis, error, field, fragment):
+    with pytest.raises(error, match=fragment) as e:
+        dml.gather(jnp.ones((3, 4)), indices, axis=axis)
+    assert e.value.op == "dmljax.gather"
+    assert e.value.field == field
+
+
+def test_functional_face_refuses_an_empty_axis_and_traced_axes():
+    with pytest.raises(InvalidArgumentError, match="nothing to gather") as e:
+        dml.gather(jnp.zeros((2, 0)), jnp.array([0]), axis=1)
+    assert e.value.field == "x.shape[axis]"
+
+    @jax.jit
+    def f(x, axis):
+        return dml.gather(x, jnp.array([0]), axis=axis)
+
+    with pytest.raises(InvalidArgumentError, match="traced value") as e:
+        f(jnp.ones((2, 3)), 1)
+    assert e.value.field == "axis"
+
+
+def test_numpy_int64_indices_keep_their_meaning_without_x64():
+    x = jnp.arange(5)
+    with jax.enable_x64(False):
+        indices = np.array([2**40, -(2**40), 2**32 + 1, -1, 3], np.int64)
+        np.testing.assert_array_equal(dml.gather(x, indices, axis=0), [4, 0, 4, 4, 3])
+        unsigned = np.array([2**63, 2**32 + 1, 1], np.uint64)
+        np.testing.assert_array_equal(dml.gather(x, unsigned, axis=0), [4, 4, 1])
+
+
+# --- Against the reference -----------------------------------------------------------------------
+
+GATHER_DATA_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
+INDEX_DTYPES = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)] + [
+    np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+]
+
+
+def random_indices(rng, shape, dtype, dim):
+    """Indices in, below and above range, negative ones for signed types, and extremes."""
+    dtype = np.dtype(dtype)
+    info = np.iinfo(dtype)
+    low = max(-2 * dim - 1, int(info.min))
+    high = min(2 * dim + 1, int(info.max))
+    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
+    extremes = rng.random(shape) < 0.1
+    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
+    return values
+
+
+@st.composite
+def desc_cases(draw):
+    n = draw(st.integers(1, 8))
+    axis = draw(st.integers(0, n - 1))
+    k = draw(st.integers(0, n))
+    max_size = 3 if n <= 4 else 2
+    input_sizes = [draw(st.integers(1, max_size)) for _ in range(n)]
+    k_sizes = [draw(st.integers(1, max_size)) for _ in range(k)]
+    # The full sizes in[:axis] ++ K ++ in[axis+1:] have n - 1 + k entries; the first k - 1
+    # are dropped by right-alignment, so they must be 1.
+    for i in range(max(k - 1, 0)):
+        if i < axis:
+            input_sizes[i] = 1
+        else:
+            k_sizes[i - axis] = 1
+    full = (*input_sizes[:axis], *k_sizes, *input_sizes[axis + 1 :])
+    hypothesis.assume(math.prod(full) <= 1024)
+    output_sizes = right_align(full, n)
+    assert output_sizes is not None
+    data_type = draw(st.sampled_from(GATHER_DATA_TYPES))
+    index_type = draw(st.sampled_from(sorted(_INDICES)))
+    rng = draw(helpers.seeds())
+    x = helpers.random_array(rng, tuple(input_sizes), data_type.dtype)
+    indices_sizes = (1,) * (n - k) + tuple(k_sizes)
+    indices = random_indices(rng, indices_sizes, index_type.dtype, input_sizes[axis])
+    desc = gather_desc(
+        input_sizes=tuple(input_sizes),
+        indices_sizes=indices_sizes,
+        output_sizes=output_sizes,
+        axis=axis,
+        index_dimensions=k,
+        data_type=data_type,
+        index_type=index_type,
+    )
+    return desc, x, indices
+
+
+@hypothesis.given(desc_cases())
+def test_desc_face_equals_the_reference(case):
+    desc, x, indices = case
+    expected = reference.gather(x, indices, axis=desc.axis, index_dimensions=desc.index_dimensions)
+    with jax.enable_x64(True):
+        actual = dml.compile_operator(desc)(x, indices)
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+@st.composite
+def functional_cases(draw):
+    n = draw(st.integers(1, 4))
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    q = draw(st.integers(0, 3))
+    index_shape = tuple(draw(st.lists(st.integers(0, 3), min_size=q, max_size=q)))
+    axis = draw(st.integers(-n, n - 1))
+    hypothesis.assume(shape[axis] > 0 or math.prod(index_shape) == 0)
+    hypothesis.assume(math.prod(shape) * max(math.prod(index_shape), 1) <= 1024)
+    rng = draw(helpers.seeds())
+    x = helpers.random_array(rng, shape, draw(st.sampled_from(helpers.FUNCTIONAL_DTYPES)))
+    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
+    return x, random_indices(rng, index_shape, index_dtype, shape[axis]), axis
+
+
+def functional_reference(x, indices, axis):
+    """dml.gather through the DirectML reference, padded the way ORT and WebNN pad it."""
+    n, q, axis = x.ndim, indices.ndim, axis % x.ndim
+    if q == 0:
+        out = reference.gather(x, indices.reshape((1,) * n), axis=axis, index_dimensions=1)
+        return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
+    padded = x.reshape((1,) * (q - 1) + x.shape)
+    out = reference.gather(
+        padded, indices.reshape((1,) * (n - 1) + indices.shape), axis=axis + q - 1,
+        index_dimensions=q,
+    )  # fmt: skip
+    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
+
+
+@hypothesis.given(functional_cases())
+def test_functional_face_equals_the_reference(case):
+    x, indices, axis = case
+    expected = functional_reference(x, indices, axis)
+    with jax.enable_x64(True):
+        actual = dml.gather(x, indices, axis=axis)
+    assert actual.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_gradients_with_duplicate_indices(axis):
+    indices = jnp.array([[1, 0], [1, 1], [2, -1]])  # duplicates: the adjoint adds them up
+    with jax.enable_x64(True):
+        x = jnp.asarray(np.random.default_rng(5).standard_normal((3, 4, 3)))
+        check_grads(
+            lambda x: dml.gather(x, indices, axis=axis), (x,), order=2, modes=("fwd", "rev")
+        )
+        counts = np.zeros(x.shape[axis])
+        np.add.at(counts, np.asarray(indices) % x.shape[axis], 1)
+        grad = jax.grad(lambda x: dml.gather(x, indices, axis=axis).sum())(x)
+        np.testing.assert_array_equal(np.moveaxis(np.asarray(grad), axis, 0)[:, 0, 0], counts)
+
+
+def test_desc_face_gradient():
+    desc = desc_of_example(helpers.doc_example("gather-ex5"))
+    op = dml.compile_operator(desc)
+    indices = helpers.tensor_of(helpers.doc_example("gather-ex5")["inputs"]["IndicesTensor"])
+    x = jnp.asarray(np.random.default_rng(6).standard_normal((1, 3, 2)), jnp.float32)
+    check_grads(lambda x: op(x, indices), (x,), order=2, modes=("fwd", "rev"), atol=1e-2)
+
+
+def test_vmap_over_x_indices_and_both_equals_a_loop():
+    rng = np.random.default_rng(7)
+    xs = jnp.asarray(rng.standard_normal((4, 5, 3)), jnp.float32)
+    idx = jnp.asarray(rng.integers(-5, 5, (4, 2, 2)), jnp.int32)
+
+    def f(x, i):
+        return dml.gather(x, i, axis=0)
+
+    loop = np.stack([np.asarray(f(xs[b], idx[b])) for b in range(4)])
+    np.testing.assert_array_equal(jax.vmap(f)(xs, idx), loop)
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(0, None))(xs, idx[0]), np.stack([f(x, idx[0]) for x in xs])
+    )
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
+    )
+    desc = gather_desc(
+        input_sizes=(1, 5, 3), indices_sizes=(1, 2, 2), output_sizes=(2, 2, 3), axis=1,
+        index_dimensions=2, index_type=T.INT32,
+    )  # fmt: skip
+    op = dml.compile_operator(desc)
+    np.testing.assert_array_equal(jax.vmap(op)(xs[:, None], idx[:, None]), loop)
+
+
+def test_jit_equals_eager_and_no_retrace():
+    rng = np.random.default_rng(8)
+    x = jnp.asarray(rng.standard_normal((6, 7)), jnp.float32)
+    i = jnp.asarray(rng.integers(0, 7, (3,)), jnp.uint32)
+    chex.assert_trees_all_equal(
+        jax.jit(lambda x, i: dml.gather(x, i, axis=1))(x, i), dml.gather(x, i, axis=1)
+    )
+    jitted = gather_module._gather_jitted
+    dml.gather(x, i, axis=1)
+    size = helpers.jit_cache_size(jitted)
+    dml.gather(x + 1, i + 1, axis=-1)  # same program: axis normalised, new values
+    assert helpers.jit_cache_size(jitted) == size
+
+
+@pytest.mark.parametrize(
+    ("shape", "index_shape", "axis"), [((64, 32), (16,), 0), ((64, 32), (8, 2), 1)]
+)
+@pytest.mark.parametrize("index_dtype", [jnp.int32, jnp.uint32, jnp.int8])
+def test_no_more_kernels_than_jnp_take(shape, index_shape, axis, index_dtype):
+    x = jnp.ones(shape, jnp.float32)
+    i = jnp.zeros(index_shape, index_dtype)
+    ours = jax.jit(lambda x, i: dml.gather(x, i, axis=axis)).lower(x, i).compile()
+    theirs = jax.jit(lambda x, i: jnp.take(x, i, axis=axis)).lower(x, i).compile()
+    assert kernel_count(ours) <= kernel_count(theirs)
+    assert "gather" in (ours.as_text() or "")

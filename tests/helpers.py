@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 
-DOC_EXAMPLES_PATH = pathlib.Path(__file__).parent / "data" / "dml-doc-examples.json"
+DOC_EXAMPLES_PATH = pathlib.Path(dml.__file__).parent / "_src" / "data" / "dml-doc-examples.json"
 
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
 DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)

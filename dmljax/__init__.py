@@ -22,10 +22,19 @@ from dmljax._src.compile import (
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
 from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
+from dmljax._src.ops.gather_elements import (
+    GatherElementsOperatorDesc as GatherElementsOperatorDesc,
+    gather_elements as gather_elements,
+)
+from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.tensor_desc import TensorDesc as TensorDesc
 
 del _ops
+
+# DirectML's newer names for SCATTER, the counterpart of GATHER_ELEMENTS.
+ScatterElementsOperatorDesc = ScatterOperatorDesc
+scatter_elements = scatter
 
 try:
     __version__ = importlib.metadata.version("dmljax")
@@ -36,11 +45,17 @@ __all__ = [
     "CompiledOperator",
     "DataType",
     "FeatureLevel",
+    "GatherElementsOperatorDesc",
     "GatherOperatorDesc",
+    "ScatterElementsOperatorDesc",
+    "ScatterOperatorDesc",
     "TensorDesc",
     "TileOperatorDesc",
     "compile_operator",
     "errors",
     "gather",
+    "gather_elements",
+    "scatter",
+    "scatter_elements",
     "tile",
 ]

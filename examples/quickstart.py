@@ -47,3 +47,27 @@ print(
 )
 embedding = jax.grad(lambda t: dml.gather(t, jnp.array([0, 0, 2]), axis=0).sum())(table)
 print("grad of a gather adds up repeated rows:\n", embedding)
+
+# --- GATHER_ELEMENTS and SCATTER -----------------------------------------------------------------
+# SCATTER Example 1: index 3 appears twice. DirectML leaves the winner unspecified;
+# deterministic=True makes the last update in row-major order win on every backend.
+scatter_desc = dml.ScatterOperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(5,)),
+    indices_tensor=dml.TensorDesc(data_type=u32, sizes=(4,)),
+    updates_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(5,)),
+    axis=0,
+)
+scatter_op = dml.compile_operator(scatter_desc, deterministic=True)
+print(
+    "SCATTER (desc face):",
+    scatter_op(jnp.arange(5.0), jnp.array([3, 1, 3, 0], jnp.uint32), jnp.array([5.0, 6, 7, 8])),
+)
+
+# The functional faces: torch.gather / take_along_axis and ONNX ScatterElements, DirectML rules.
+scores = jnp.array([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]])
+picked = dml.gather_elements(scores, jnp.array([[1], [0]]), axis=1)
+print("GATHER_ELEMENTS (functional face):", picked.ravel())
+counts = dml.scatter(jnp.zeros(4, jnp.int32), jnp.array([1, 3, 1]), jnp.ones(3, jnp.int32), axis=0,
+                     reduction="add")  # fmt: skip
+print("SCATTER with reduction='add':", counts)

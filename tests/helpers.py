@@ -60,6 +60,33 @@ def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -
     return rng.standard_normal(size=shape).astype(np.float32).astype(dtype)
 
 
+INDEX_DTYPES = tuple(
+    np.dtype(t)
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+)
+# The index types DirectML's gathers and scatters take (from FL 3_0).
+DML_INDEX_TYPES = (
+    dml.DataType.INT32,
+    dml.DataType.INT64,
+    dml.DataType.UINT32,
+    dml.DataType.UINT64,
+)
+
+
+def random_indices(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: Any, dim: int
+) -> np.ndarray:
+    """Indices in, below and above ``[0, dim)``: negatives for signed types, and extremes."""
+    dtype = np.dtype(dtype)
+    info = np.iinfo(dtype)
+    low = max(-2 * dim - 1, int(info.min))
+    high = min(2 * dim + 1, int(info.max))
+    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
+    extremes = rng.random(shape) < 0.1
+    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
+    return values
+
+
 @st.composite
 def seeds(draw: st.DrawFn) -> np.random.Generator:
     return np.random.default_rng(draw(st.integers(0, 2**32 - 1)))

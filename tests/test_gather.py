@@ -299,21 +299,6 @@ def test_numpy_int64_indices_keep_their_meaning_without_x64():
 # --- Against the reference -----------------------------------------------------------------------
 
 GATHER_DATA_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
-INDEX_DTYPES = [np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)] + [
-    np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64)
-]
-
-
-def random_indices(rng, shape, dtype, dim):
-    """Indices in, below and above range, negative ones for signed types, and extremes."""
-    dtype = np.dtype(dtype)
-    info = np.iinfo(dtype)
-    low = max(-2 * dim - 1, int(info.min))
-    high = min(2 * dim + 1, int(info.max))
-    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
-    extremes = rng.random(shape) < 0.1
-    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
-    return values
 
 
 @st.composite
@@ -340,7 +325,7 @@ def desc_cases(draw):
     rng = draw(helpers.seeds())
     x = helpers.random_array(rng, tuple(input_sizes), data_type.dtype)
     indices_sizes = (1,) * (n - k) + tuple(k_sizes)
-    indices = random_indices(rng, indices_sizes, index_type.dtype, input_sizes[axis])
+    indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, input_sizes[axis])
     desc = gather_desc(
         input_sizes=tuple(input_sizes),
         indices_sizes=indices_sizes,
@@ -373,8 +358,8 @@ def functional_cases(draw):
     hypothesis.assume(math.prod(shape) * max(math.prod(index_shape), 1) <= 1024)
     rng = draw(helpers.seeds())
     x = helpers.random_array(rng, shape, draw(st.sampled_from(helpers.FUNCTIONAL_DTYPES)))
-    index_dtype = draw(st.sampled_from(INDEX_DTYPES))
-    return x, random_indices(rng, index_shape, index_dtype, shape[axis]), axis
+    index_dtype = draw(st.sampled_from(helpers.INDEX_DTYPES))
+    return x, helpers.random_indices(rng, index_shape, index_dtype, shape[axis]), axis
 
 
 def functional_reference(x, indices, axis):

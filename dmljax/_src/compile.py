@@ -22,9 +22,29 @@ from dmljax._src.rules import check_bound_array
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["CompiledOperator", "OperatorDefinition", "compile_operator", "register"]
+__all__ = [
+    "CompiledOperator",
+    "LoweringOptions",
+    "OperatorDefinition",
+    "compile_operator",
+    "register",
+]
 
 Lowering = Callable[..., jax.Array]
+
+
+@dataclasses.dataclass(frozen=True)
+class LoweringOptions:
+    """What a lowering may depend on besides the desc.
+
+    Attributes:
+        feature_level: the level the desc was validated at (index rules depend on it).
+        deterministic: whether a result DirectML leaves unspecified (the winner
+            among duplicate scatter indices) must be the same on every backend.
+    """
+
+    feature_level: FeatureLevel
+    deterministic: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,7 +66,7 @@ class OperatorDefinition:
     input_fields: tuple[str, ...]
     output_field: str
     validate: Callable[[Any, FeatureLevel], None]
-    lower: Callable[[Any, FeatureLevel], Lowering]
+    lower: Callable[[Any, LoweringOptions], Lowering]
 
 
 _REGISTRY: dict[type, OperatorDefinition] = {}
@@ -78,20 +98,31 @@ class CompiledOperator:
     Attributes:
         desc: the operator desc it was compiled from.
         feature_level: the feature level it was validated at.
+        deterministic: whether unspecified results are made the same everywhere.
+        donate_input: whether the first input's buffer is given to the result.
         output_desc: the TensorDesc of the result.
     """
 
     def __init__(
-        self, desc: Any, feature_level: FeatureLevel, definition: OperatorDefinition
+        self,
+        desc: Any,
+        definition: OperatorDefinition,
+        options: LoweringOptions,
+        *,
+        donate_input: bool,
     ) -> None:
         self.desc = desc
-        self.feature_level = feature_level
+        self.feature_level = options.feature_level
+        self.deterministic = options.deterministic
+        self.donate_input = donate_input
         self._op = type(desc).__name__
         self._inputs: tuple[tuple[str, TensorDesc], ...] = tuple(
             (field, getattr(desc, field)) for field in definition.input_fields
         )
         self.output_desc: TensorDesc = getattr(desc, definition.output_field)
-        self._jitted = jax.jit(definition.lower(desc, feature_level))
+        self._jitted = jax.jit(
+            definition.lower(desc, options), donate_argnums=(0,) if donate_input else ()
+        )
 
     def _check_arguments(self, arrays: tuple[Any, ...]) -> None:
         if len(arrays) != len(self._inputs):
@@ -112,19 +143,37 @@ class CompiledOperator:
         return self._jitted.lower(*arrays)
 
     def __repr__(self) -> str:
-        return f"CompiledOperator({self.desc!r}, feature_level={self.feature_level})"
+        options = f"feature_level={self.feature_level}"
+        if self.deterministic:
+            options += ", deterministic=True"
+        if self.donate_input:
+            options += ", donate_input=True"
+        return f"CompiledOperator({self.desc!r}, {options})"
 
 
-def compile_operator(desc: Any, *, feature_level: Any = FeatureLevel.LATEST) -> CompiledOperator:
+def compile_operator(
+    desc: Any,
+    *,
+    feature_level: Any = FeatureLevel.LATEST,
+    deterministic: bool = False,
+    donate_input: bool = False,
+) -> CompiledOperator:
     """Validates an operator desc, like DirectML's ``CompileOperator``, and lowers it.
 
     Checks the desc against the operator's support table at ``feature_level``
     and every rule on its DirectML page, including the output desc, then
-    returns a jitted callable. Results are cached per (desc, feature level).
+    returns a jitted callable. Results are cached per desc and options.
 
     Args:
         desc: an operator desc, e.g. :class:`dmljax.TileOperatorDesc`.
         feature_level: the DirectML feature level to validate against.
+        deterministic: make results DirectML leaves unspecified the same on
+            every backend: for SCATTER with duplicate indices, the last update
+            in row-major order wins. Other operators are deterministic anyway.
+        donate_input: give the first input's buffer to the result, so that XLA
+            can write the output in place (SCATTER without the operand copy).
+            The caller must not use that array afterwards. Needs an output of
+            the input's sizes and data type.
 
     Returns:
         A :class:`CompiledOperator`; call it with the input arrays.
@@ -145,13 +194,20 @@ def compile_operator(desc: Any, *, feature_level: Any = FeatureLevel.LATEST) -> 
     """
     _lookup(desc)  # an unknown desc type fails before anything else is looked at
     level = FeatureLevel.coerce(feature_level, op="compile_operator")
-    return _compile(desc, level, x64_enabled())
+    for name, flag in (("deterministic", deterministic), ("donate_input", donate_input)):
+        if not isinstance(flag, bool):
+            raise ArgumentTypeError("compile_operator", name, "a bool", repr(flag))
+    options = LoweringOptions(feature_level=level, deterministic=deterministic)
+    return _compile(desc, options, donate_input, x64_enabled())
 
 
 @functools.lru_cache(maxsize=1024)
-def _compile(desc: Any, level: FeatureLevel, x64: bool) -> CompiledOperator:
+def _compile(
+    desc: Any, options: LoweringOptions, donate_input: bool, x64: bool
+) -> CompiledOperator:
     # `x64` is part of the key: the jitted lowering and the dtype checks depend on it.
     del x64
+    level = options.feature_level
     definition = _lookup(desc)
     op = type(desc).__name__
     tensors: dict[str, TensorDesc] = {
@@ -169,4 +225,15 @@ def _compile(desc: Any, level: FeatureLevel, x64: bool) -> CompiledOperator:
                 hint="Pass packed (row-major) tensors without strides.",
             )
         require_x64(tensor.data_type, op=op, field=f"{field}.data_type")
-    return CompiledOperator(desc, level, definition)
+    if donate_input:
+        donated = tensors[definition.input_fields[0]]
+        output = tensors[definition.output_field]
+        if (donated.sizes, donated.data_type) != (output.sizes, output.data_type):
+            raise InvalidArgumentError(
+                op,
+                "donate_input",
+                f"False: the output ({output.sizes}, {output.data_type}) cannot reuse the "
+                f"buffer of {definition.input_fields[0]} ({donated.sizes}, {donated.data_type})",
+                True,
+            )
+    return CompiledOperator(desc, definition, options, donate_input=donate_input)

@@ -244,3 +244,71 @@ GATHER = OperatorSupport(
         ),
     ),
 )
+
+GATHER_ELEMENTS = OperatorSupport(
+    "DML_OPERATOR_GATHER_ELEMENTS",
+    (
+        _band(
+            FL.FL_2_1,
+            (4, 4),
+            input_tensor=TYPES_8_32,
+            indices_tensor=UINT32_INDICES,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_3_0,
+            (1, 8),
+            input_tensor=TYPES_8_32,
+            indices_tensor=INDICES_32_64,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | TYPES_64,
+            indices_tensor=INDICES_32_64,
+            output_tensor=TYPES_8_32 | TYPES_64,
+        ),
+    ),
+)
+
+# The SCATTER page prints an FL_1_0 band, but DirectML.h declares the operator for
+# DML_TARGET_VERSION >= 0x2000 and the feature-level history adds it in FL_2_0: the
+# page's first band applies from FL_2_0.
+SCATTER = OperatorSupport(
+    "DML_OPERATOR_SCATTER",
+    (
+        _band(
+            FL.FL_2_0,
+            (4, 4),
+            input_tensor=FLOATS_16_32,
+            indices_tensor=UINT32_INDICES,
+            updates_tensor=FLOATS_16_32,
+            output_tensor=FLOATS_16_32,
+        ),
+        _band(
+            FL.FL_2_1,
+            (4, 4),
+            input_tensor=TYPES_8_32,
+            indices_tensor=UINT32_INDICES,
+            updates_tensor=TYPES_8_32,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_3_0,
+            (1, 8),
+            input_tensor=TYPES_8_32,
+            indices_tensor=INDICES_32_64,
+            updates_tensor=TYPES_8_32,
+            output_tensor=TYPES_8_32,
+        ),
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | TYPES_64,
+            indices_tensor=INDICES_32_64,
+            updates_tensor=TYPES_8_32 | TYPES_64,
+            output_tensor=TYPES_8_32 | TYPES_64,
+        ),
+    ),
+)

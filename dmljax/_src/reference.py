@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["gather", "tile"]
+__all__ = ["gather", "gather_elements", "scatter", "tile"]
 
 
 def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
@@ -22,7 +22,7 @@ def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
     return np.asarray(input[source]).reshape(output_sizes)
 
 
-def _index_value(value: np.integer, dim: int, *, wrap_negative: bool) -> int:
+def _index_value(value: np.integer | np.ndarray, dim: int, *, wrap_negative: bool) -> int:
     """DirectML's index rules for gathers: wrap signed negatives, then clamp into the axis."""
     v = int(value)  # exact for every integer type, unsigned ones included
     if wrap_negative and v < 0:
@@ -58,3 +58,51 @@ def gather(
     extra = full.ndim - n  # right-align: drop leading 1s, or add them
     assert extra <= 0 or all(size == 1 for size in full.shape[:extra])
     return full.reshape(full.shape[max(extra, 0) :] if extra > 0 else (1,) * -extra + full.shape)
+
+
+def gather_elements(
+    input: np.ndarray, indices: np.ndarray, *, axis: int, wrap_negative: bool = True
+) -> np.ndarray:
+    """GATHER_ELEMENTS: ``output[c] = input[c with c[axis] := indices[c]]``, clamped."""
+    output = np.empty(indices.shape, dtype=input.dtype)
+    for c in np.ndindex(*indices.shape):
+        v = _index_value(indices[c], input.shape[axis], wrap_negative=wrap_negative)
+        output[c] = input[(*c[:axis], v, *c[axis + 1 :])]
+    return output
+
+
+def _combine(reduction: str, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    if reduction == "none":
+        return new
+    with np.errstate(all="ignore"):  # integer wrap-around and float overflow are intended
+        return {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[reduction](
+            old, new
+        )
+
+
+def scatter(
+    input: np.ndarray,
+    indices: np.ndarray,
+    updates: np.ndarray,
+    *,
+    axis: int,
+    wrap_negative: bool = True,
+    reduction: str = "none",
+) -> np.ndarray:
+    """SCATTER: ``output = input; output[c with c[axis] := indices[c]] = updates[c]``.
+
+    The updates are applied one by one in row-major order, so among duplicate
+    indices the last one wins (or, with a reduction, all are combined in that
+    order); updates whose index is out of range are dropped.
+    """
+    output = input.copy()
+    dim = input.shape[axis]
+    for c in np.ndindex(*indices.shape):
+        v = int(indices[c])
+        if wrap_negative and v < 0:
+            v += dim
+        if not 0 <= v < dim:
+            continue
+        target = (*c[:axis], v, *c[axis + 1 :])
+        output[target] = _combine(reduction, output[target], updates[c])
+    return output

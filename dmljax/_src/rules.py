@@ -16,6 +16,7 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 __all__ = [
     "check_bound_array",
     "require_same_data_type",
+    "require_same_dimension_count",
     "require_sizes",
     "require_tensor_desc",
     "right_align",
@@ -40,6 +41,21 @@ def require_same_data_type(
             f"{like.data_type} (the data type of {like_field})",
             str(tensor.data_type),
         )
+
+
+def require_same_dimension_count(op: str, desc: Any, fields: tuple[str, ...]) -> None:
+    """Every tensor field of ``desc`` has the DimensionCount of the first one."""
+    first: TensorDesc = getattr(desc, fields[0])
+    for field in fields[1:]:
+        tensor: TensorDesc = getattr(desc, field)
+        if tensor.dimension_count != first.dimension_count:
+            raise InvalidArgumentError(
+                op,
+                f"{field}.sizes",
+                f"{first.dimension_count} dimensions long, like {fields[0]} "
+                "(the tensors' DimensionCount must be equal)",
+                f"{tensor.dimension_count} dimensions {tensor.sizes}",
+            )
 
 
 def require_sizes(

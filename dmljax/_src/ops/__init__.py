@@ -1,3 +1,8 @@
 """One module per DirectML operator; importing each registers it with compile_operator."""
 
-from dmljax._src.ops import gather as gather, tile as tile
+from dmljax._src.ops import (
+    gather as gather,
+    gather_elements as gather_elements,
+    scatter as scatter,
+    tile as tile,
+)

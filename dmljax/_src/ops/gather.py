@@ -20,11 +20,12 @@ from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
-from dmljax._src.compile import OperatorDefinition, register
+from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
 from dmljax._src.rules import (
     require_same_data_type,
+    require_same_dimension_count,
     require_sizes,
     require_tensor_desc,
     right_align,
@@ -36,6 +37,7 @@ __all__ = ["GatherOperatorDesc", "gather", "gather_output_sizes"]
 
 _DESC = "GatherOperatorDesc"
 _FUNCTION = "dmljax.gather"
+_TENSOR_FIELDS = ("input_tensor", "indices_tensor", "output_tensor")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -76,7 +78,7 @@ class GatherOperatorDesc:
     index_dimensions: int
 
     def __post_init__(self) -> None:
-        for field in ("input_tensor", "indices_tensor", "output_tensor"):
+        for field in _TENSOR_FIELDS:
             require_tensor_desc(getattr(self, field), op=_DESC, field=field)
         for field in ("axis", "index_dimensions"):
             object.__setattr__(self, field, static_int(getattr(self, field), op=_DESC, field=field))
@@ -91,16 +93,8 @@ def gather_output_sizes(
 
 def _validate(desc: GatherOperatorDesc, level: FeatureLevel) -> None:
     del level  # the support table holds everything that changes between levels
+    require_same_dimension_count(_DESC, desc, _TENSOR_FIELDS)
     rank = desc.input_tensor.dimension_count
-    for field in ("indices_tensor", "output_tensor"):
-        tensor: TensorDesc = getattr(desc, field)
-        if tensor.dimension_count != rank:
-            raise InvalidArgumentError(
-                _DESC,
-                f"{field}.sizes",
-                f"{rank} dimensions long, like input_tensor (equal DimensionCount)",
-                f"{tensor.dimension_count} dimensions {tensor.sizes}",
-            )
     if not 0 <= desc.axis < rank:
         raise InvalidArgumentError(
             _DESC, "axis", f"in [0, {rank}) (input_tensor has {rank} dimensions)", desc.axis
@@ -225,14 +219,14 @@ def _desc_lowering(
     return gathered.reshape(output_sizes)
 
 
-def _lower(desc: GatherOperatorDesc, level: FeatureLevel) -> Any:
+def _lower(desc: GatherOperatorDesc, options: LoweringOptions) -> Any:
     rank = desc.input_tensor.dimension_count
     return functools.partial(
         _desc_lowering,
         axis=desc.axis,
         index_sizes=desc.indices_tensor.sizes[rank - desc.index_dimensions :],
         output_sizes=desc.output_tensor.sizes,
-        wrap_negative=wraps_negative_indices(level),
+        wrap_negative=wraps_negative_indices(options.feature_level),
     )
 
 
@@ -240,8 +234,8 @@ register(
     OperatorDefinition(
         desc_type=GatherOperatorDesc,
         support=feature_levels.GATHER,
-        input_fields=("input_tensor", "indices_tensor"),
-        output_field="output_tensor",
+        input_fields=_TENSOR_FIELDS[:2],
+        output_field=_TENSOR_FIELDS[2],
         validate=_validate,
         lower=_lower,
     )

@@ -18,7 +18,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
 from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
-from dmljax._src.compile import OperatorDefinition, register
+from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import require_same_data_type, require_sizes, require_tensor_desc
 from dmljax._src.tensor_desc import TensorDesc
@@ -186,8 +186,8 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     return _tile_jitted(x, repeats=repeats)
 
 
-def _lower(desc: TileOperatorDesc, level: FeatureLevel) -> Any:
-    del level
+def _lower(desc: TileOperatorDesc, options: LoweringOptions) -> Any:
+    del options
     return functools.partial(tile_lowering, repeats=desc.repeats)
 
 

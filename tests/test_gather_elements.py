@@ -1,0 +1,290 @@
+"""GATHER_ELEMENTS: DML_GATHER_ELEMENTS_OPERATOR_DESC and dml.gather_elements."""
+
+import math
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import reference
+from dmljax._src.ops import gather_elements as gather_elements_module
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def desc(
+    input_sizes=(1, 1, 3, 3),
+    indices_sizes=(1, 1, 2, 3),
+    output_sizes=None,
+    axis=2,
+    data_type=T.FLOAT32,
+    index_type=T.UINT32,
+    output_data_type=None,
+):
+    return dml.GatherElementsOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
+        output_tensor=dml.TensorDesc(
+            data_type=output_data_type or data_type, sizes=output_sizes or indices_sizes
+        ),
+        axis=axis,
+    )
+
+
+def test_doc_example():
+    example = helpers.doc_example("gather_elements-ex1")
+    assert example["status"] == "corrected"  # the page labels the output UINT32
+    x = helpers.tensor_of(example["inputs"]["InputTensor"])
+    indices = helpers.tensor_of(example["inputs"]["IndicesTensor"])
+    expected = helpers.tensor_of(example["expected"])
+    op = dml.compile_operator(
+        dml.GatherElementsOperatorDesc(
+            input_tensor=helpers.tensor_desc_of(example["inputs"]["InputTensor"]),
+            indices_tensor=helpers.tensor_desc_of(example["inputs"]["IndicesTensor"]),
+            output_tensor=helpers.tensor_desc_of(example["expected"]),
+            axis=example["attrs"]["Axis"],
+        )
+    )
+    np.testing.assert_array_equal(op(x, indices), expected)
+    np.testing.assert_array_equal(dml.gather_elements(x, indices, axis=0), expected)
+    np.testing.assert_array_equal(reference.gather_elements(x, indices, axis=0), expected)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"axis": 4}, "axis", r"in \[0, 4\)"),
+        ({"axis": -1}, "axis", r"in \[0, 4\)"),
+        ({"indices_sizes": (1, 2, 3)}, "indices_tensor.sizes", "4 dimensions long"),
+        ({"output_sizes": (1, 2, 3)}, "output_tensor.sizes", "4 dimensions long"),
+        ({"indices_sizes": (1, 1, 2, 2)}, "indices_tensor.sizes[3]", "equal to input_tensor"),
+        ({"indices_sizes": (1, 2, 2, 3)}, "indices_tensor.sizes[1]", "equal to input_tensor"),
+        ({"output_sizes": (1, 1, 3, 3)}, "output_tensor.sizes", "indices_tensor.sizes"),
+        ({"output_data_type": T.INT32}, "output_tensor.data_type", "FLOAT32"),
+        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of"),
+    ],
+)
+def test_rule_violations_name_the_field(kwargs, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(desc(**kwargs))
+    assert e.value.field == field
+    assert e.value.op == "GatherElementsOperatorDesc"
+
+
+def test_larger_axis_dimension_in_the_indices_is_allowed():
+    op = dml.compile_operator(desc(indices_sizes=(1, 1, 5, 3)))  # axis 2: any size
+    assert op.output_desc.sizes == (1, 1, 5, 3)
+
+
+_TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
+_INDICES = set(helpers.DML_INDEX_TYPES)
+DOCUMENTED_SUPPORT = {
+    FL.FL_2_1: ((4, 4), _TYPES_8_32, {T.UINT32}),
+    FL.FL_3_0: ((1, 8), _TYPES_8_32, _INDICES),
+    FL.FL_4_1: ((1, 8), _TYPES_8_32 | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
+}
+
+
+def test_introduced_at_fl_2_1():
+    with pytest.raises(InvalidArgumentError, match="FL_2_1 or higher") as e:
+        dml.compile_operator(desc(), feature_level=FL.FL_2_0)
+    assert e.value.field == "feature_level"
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_per_feature_level(level, data_type):
+    _, data_types, _ = DOCUMENTED_SUPPORT[level]
+    with jax.enable_x64(True):
+        if data_type in data_types:
+            dml.compile_operator(desc(data_type=data_type), feature_level=level)
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc(data_type=data_type), feature_level=level)
+            assert e.value.field == "input_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("index_type", helpers.DATA_TYPES)
+def test_index_types_per_feature_level(level, index_type):
+    _, _, index_types = DOCUMENTED_SUPPORT[level]
+    with jax.enable_x64(True):
+        if index_type in index_types:
+            dml.compile_operator(desc(index_type=index_type), feature_level=level)
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc(index_type=index_type), feature_level=level)
+            assert e.value.field == "indices_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
+@pytest.mark.parametrize("rank", [1, 3, 4, 5, 8])
+def test_ranks_per_feature_level(level, rank):
+    (low, high), _, _ = DOCUMENTED_SUPPORT[level]
+    sizes = (1,) * (rank - 1) + (3,)
+    d = desc(input_sizes=sizes, indices_sizes=sizes, axis=rank - 1)
+    if low <= rank <= high:
+        dml.compile_operator(d, feature_level=level)
+    else:
+        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
+            dml.compile_operator(d, feature_level=level)
+
+
+def test_negative_indices_wrap_from_fl_3_0_and_out_of_range_clamps():
+    x = np.arange(9, dtype=np.float32).reshape(1, 1, 3, 3)
+    signed = np.array([[[[-1, 0, 7], [-4, 2, -2]]]], np.int32)
+    op = dml.compile_operator(desc(index_type=T.INT32), feature_level=FL.FL_3_0)
+    np.testing.assert_array_equal(op(x, signed), [[[[6, 1, 8], [0, 7, 5]]]])
+    unsigned = np.array([[[[2**32 - 1, 0, 1], [2, 2**31, 0]]]], np.uint32)
+    op = dml.compile_operator(desc(), feature_level=FL.FL_2_1)
+    np.testing.assert_array_equal(op(x, unsigned), [[[[6, 1, 5], [6, 7, 2]]]])
+
+
+# --- The functional face --------------------------------------------------------------------------
+
+
+def test_functional_face_shapes():
+    x = jnp.arange(24).reshape(2, 3, 4)
+    assert dml.gather_elements(x, jnp.zeros((2, 5, 4), jnp.int8), axis=1).shape == (2, 5, 4)
+    smaller = dml.gather_elements(x, jnp.array([[[3], [0]]]), axis=-1)  # smaller off the axis
+    np.testing.assert_array_equal(smaller, [[[3], [4]]])
+    assert dml.gather_elements(x, jnp.zeros((2, 0, 4), jnp.int32), axis=1).shape == (2, 0, 4)
+    assert dml.gather_elements(jnp.zeros((0, 3)), jnp.zeros((0, 2), jnp.int32), axis=1).shape == (
+        0,
+        2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("indices", "axis", "field", "fragment"),
+    [
+        (jnp.zeros((2, 3), jnp.float32), 0, "indices", "integer dtype"),
+        (jnp.zeros((2,), jnp.int32), 0, "indices.shape", "2 dimensions long"),
+        (jnp.zeros((2, 5), jnp.int32), 0, "indices.shape[1]", "at most x.shape"),
+        (jnp.zeros((4, 3), jnp.int32), 1, "indices.shape[0]", "at most x.shape"),
+        (jnp.zeros((2, 3), jnp.int32), 2, "axis", r"in \[-2, 2\)"),
+    ],
+)
+def test_functional_face_refusals(indices, axis, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.gather_elements(jnp.ones((3, 4)), indices, axis=axis)
+    assert e.value.op == "dmljax.gather_elements"
+    assert e.value.field == field
+
+
+def test_functional_face_refuses_an_empty_axis():
+    with pytest.raises(InvalidArgumentError, match="nothing to gather"):
+        dml.gather_elements(jnp.zeros((2, 0)), jnp.zeros((2, 1), jnp.int32), axis=1)
+
+
+# --- Against the reference ------------------------------------------------------------------------
+
+GATHER_ELEMENTS_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
+
+
+@st.composite
+def cases(draw, functional):
+    n = draw(st.integers(1, 8))
+    axis = draw(st.integers(0, n - 1))
+    max_size = 4 if n <= 3 else 2
+    low = 0 if functional else 1
+    shape = [draw(st.integers(low, max_size)) for _ in range(n)]
+    index_shape = list(shape)
+    index_shape[axis] = draw(st.integers(low, max_size))
+    if functional:  # smaller off the axis is allowed
+        index_shape = [s if d == axis else draw(st.integers(0, s)) for d, s in enumerate(shape)]
+    hypothesis.assume(shape[axis] > 0 or math.prod(index_shape) == 0)
+    hypothesis.assume(math.prod(shape) <= 512 and math.prod(index_shape) <= 512)
+    dtypes = helpers.FUNCTIONAL_DTYPES if functional else [t.dtype for t in GATHER_ELEMENTS_TYPES]
+    index_dtypes = helpers.INDEX_DTYPES if functional else [t.dtype for t in _INDICES]
+    rng = draw(helpers.seeds())
+    x = helpers.random_array(rng, tuple(shape), draw(st.sampled_from(dtypes)))
+    index_dtype = draw(st.sampled_from(index_dtypes))
+    indices = helpers.random_indices(rng, tuple(index_shape), index_dtype, shape[axis])
+    return x, indices, axis
+
+
+@hypothesis.given(cases(functional=False))
+def test_desc_face_equals_the_reference(case):
+    x, indices, axis = case
+    with jax.enable_x64(True):
+        op = dml.compile_operator(
+            dml.GatherElementsOperatorDesc(
+                input_tensor=dml.TensorDesc.from_array(x),
+                indices_tensor=dml.TensorDesc.from_array(indices),
+                output_tensor=dml.TensorDesc(data_type=T.from_dtype(x.dtype), sizes=indices.shape),
+                axis=axis,
+            )
+        )
+        actual = op(x, indices)
+    np.testing.assert_array_equal(actual, reference.gather_elements(x, indices, axis=axis))
+
+
+@hypothesis.given(cases(functional=True), st.booleans())
+def test_functional_face_equals_the_reference(case, negative_axis):
+    x, indices, axis = case
+    with jax.enable_x64(True):
+        actual = dml.gather_elements(x, indices, axis=axis - x.ndim if negative_axis else axis)
+    assert actual.dtype == x.dtype
+    assert actual.shape == indices.shape
+    np.testing.assert_array_equal(actual, reference.gather_elements(x, indices, axis=axis))
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_gradients_with_duplicate_indices(axis):
+    rng = np.random.default_rng(9)
+    index_shape = [3, 4, 2]
+    index_shape[axis] = 5
+    indices = jnp.asarray(rng.integers(-3, 3, index_shape), jnp.int32)
+    with jax.enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((3, 4, 3)))
+        check_grads(
+            lambda x: dml.gather_elements(x, indices, axis=axis),
+            (x,),
+            order=2,
+            modes=("fwd", "rev"),
+        )
+
+
+def test_vmap_jit_and_no_retrace():
+    rng = np.random.default_rng(10)
+    xs = jnp.asarray(rng.standard_normal((4, 5, 6)), jnp.float32)
+    idx = jnp.asarray(rng.integers(-6, 6, (4, 5, 3)), jnp.int32)
+
+    def f(x, i):
+        return dml.gather_elements(x, i, axis=1)
+
+    loop = np.stack([np.asarray(f(xs[b], idx[b])) for b in range(4)])
+    np.testing.assert_array_equal(jax.vmap(f)(xs, idx), loop)
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(0, None))(xs, idx[0]), np.stack([f(x, idx[0]) for x in xs])
+    )
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
+    )
+    chex.assert_trees_all_equal(jax.jit(f)(xs[0], idx[0]), f(xs[0], idx[0]))
+    jitted = gather_elements_module._gather_elements_jitted
+    size = helpers.jit_cache_size(jitted)
+    f(xs[1], idx[1])
+    assert helpers.jit_cache_size(jitted) == size
+
+
+def test_a_non_minor_axis_is_moved_last():
+    x = jnp.ones((8, 16), jnp.float32)
+    i = jnp.zeros((8, 16), jnp.int32)
+    major = jax.jit(lambda x, i: dml.gather_elements(x, i, axis=0)).lower(x, i).as_text()
+    minor = jax.jit(lambda x, i: dml.gather_elements(x, i, axis=1)).lower(x, i).as_text()
+    assert "transpose" in major
+    assert "transpose" not in minor

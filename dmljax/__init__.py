@@ -27,6 +27,8 @@ from dmljax._src.ops.gather_elements import (
     gather_elements as gather_elements,
 )
 from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
+from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
+from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.tensor_desc import TensorDesc as TensorDesc
 
@@ -49,6 +51,8 @@ __all__ = [
     "GatherOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterOperatorDesc",
+    "Slice1OperatorDesc",
+    "SliceOperatorDesc",
     "TensorDesc",
     "TileOperatorDesc",
     "compile_operator",
@@ -57,5 +61,6 @@ __all__ = [
     "gather_elements",
     "scatter",
     "scatter_elements",
+    "slice1",
     "tile",
 ]

@@ -71,3 +71,18 @@ print("GATHER_ELEMENTS (functional face):", picked.ravel())
 counts = dml.scatter(jnp.zeros(4, jnp.int32), jnp.array([1, 3, 1]), jnp.ones(3, jnp.int32), axis=0,
                      reduction="add")  # fmt: skip
 print("SCATTER with reduction='add':", counts)
+
+# --- SLICE1 --------------------------------------------------------------------------------------
+# Example 2 of the DML_SLICE1_OPERATOR_DESC page: a negative stride walks from the window's end.
+slice_desc = dml.Slice1OperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 4, 4)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 2)),
+    input_window_offsets=(0, 0, 0, 1),
+    input_window_sizes=(1, 1, 4, 3),
+    input_window_strides=(1, 1, -2, 2),
+)
+grid = jnp.arange(1.0, 17.0).reshape(1, 1, 4, 4)
+print("SLICE1 (desc face):\n", dml.compile_operator(slice_desc)(grid)[0, 0])
+print(
+    "SLICE1 (functional face):", dml.slice1(jnp.arange(10), offsets=(1,), sizes=(8,), strides=(-3,))
+)

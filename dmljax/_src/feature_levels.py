@@ -312,3 +312,34 @@ SCATTER = OperatorSupport(
         ),
     ),
 )
+
+SLICE1 = OperatorSupport(
+    "DML_OPERATOR_SLICE1",
+    (
+        _band(FL.FL_2_1, (4, 5), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        _band(FL.FL_3_0, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | TYPES_64,
+            output_tensor=TYPES_8_32 | TYPES_64,
+        ),
+    ),
+)
+
+# DML_SLICE (FL 1_0) had no 8-bit types until FL 2_1.
+_SLICE_1_0_TYPES = FLOATS_16_32 | {T.INT32, T.INT16, T.UINT32, T.UINT16}
+SLICE = OperatorSupport(
+    "DML_OPERATOR_SLICE",
+    (
+        _band(FL.FL_1_0, (4, 5), input_tensor=_SLICE_1_0_TYPES, output_tensor=_SLICE_1_0_TYPES),
+        _band(FL.FL_2_1, (4, 5), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        _band(FL.FL_3_0, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
+        _band(
+            FL.FL_4_1,
+            (1, 8),
+            input_tensor=TYPES_8_32 | TYPES_64,
+            output_tensor=TYPES_8_32 | TYPES_64,
+        ),
+    ),
+)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["gather", "gather_elements", "scatter", "tile"]
+__all__ = ["gather", "gather_elements", "scatter", "slice", "slice1", "tile"]
 
 
 def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
@@ -105,4 +105,39 @@ def scatter(
             continue
         target = (*c[:axis], v, *c[axis + 1 :])
         output[target] = _combine(reduction, output[target], updates[c])
+    return output
+
+
+def slice1(
+    input: np.ndarray,
+    *,
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    output_sizes: Sequence[int],
+) -> np.ndarray:
+    """SLICE1, the page's pseudocode: copy from ``CopyStart + strides * c``.
+
+    ``CopyStart = offsets``, moved to the window's end along negative strides.
+    """
+    copy_start = [
+        offset + (size - 1 if stride < 0 else 0)
+        for offset, size, stride in zip(offsets, sizes, strides, strict=True)
+    ]
+    output = np.empty(tuple(output_sizes), dtype=input.dtype)
+    for c in np.ndindex(*output_sizes):
+        source = tuple(
+            start + stride * i for start, stride, i in zip(copy_start, strides, c, strict=True)
+        )
+        output[c] = input[source]
+    return output
+
+
+def slice(
+    input: np.ndarray, *, offsets: Sequence[int], sizes: Sequence[int], strides: Sequence[int]
+) -> np.ndarray:
+    """SLICE: ``output[c] = input[offsets + strides * c]``; ``sizes`` are the output sizes."""
+    output = np.empty(tuple(sizes), dtype=input.dtype)
+    for c in np.ndindex(*sizes):
+        output[c] = input[tuple(o + s * i for o, s, i in zip(offsets, strides, c, strict=True))]
     return output

@@ -1,0 +1,303 @@
+"""SLICE1: ``DML_SLICE1_OPERATOR_DESC`` and :func:`dmljax.slice1`.
+
+A window ``[offset, offset + size)`` per dimension is walked with a non-zero
+stride: from the window's start when the stride is positive, from its end when
+it is negative. ``output[c] = input[start + strides * c]`` with ``start =
+offset + (size - 1 if stride < 0 else 0)``; each output size may be anything
+from 1 to ``1 + (size - 1) // |stride|``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import feature_levels
+from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
+from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.feature_levels import FeatureLevel
+from dmljax._src.rules import (
+    require_same_data_type,
+    require_same_dimension_count,
+    require_tensor_desc,
+)
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = [
+    "Slice1OperatorDesc",
+    "check_window",
+    "max_output_size",
+    "slice1",
+    "slice1_lowering",
+]
+
+_DESC = "Slice1OperatorDesc"
+_FUNCTION = "dmljax.slice1"
+_WINDOW_FIELDS = ("input_window_offsets", "input_window_sizes", "input_window_strides")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Slice1OperatorDesc:
+    """``DML_SLICE1_OPERATOR_DESC``: a strided window of the input, possibly reversed.
+
+    ``DimensionCount`` is the length of the three window arrays. The rules
+    (checked by :func:`dmljax.compile_operator`): the arrays have the tensors'
+    DimensionCount; every window is non-empty and inside the input
+    (``offset + size <= input size``); strides are non-zero (signed: the page's
+    ``UINT`` is an erratum, DirectML.h has ``INT``); each output size is in
+    ``[1, 1 + (size - 1) // |stride|]``; input and output share data type and
+    DimensionCount. Introduced at FL 2_1 (4 or 5 dimensions); 3_0: 1 to 8
+    dimensions; 4_1: 64-bit types.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> f32 = dml.DataType.FLOAT32
+    >>> desc = dml.Slice1OperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 4, 4)),
+    ...     output_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 2)),
+    ...     input_window_offsets=(0, 0, 0, 1),
+    ...     input_window_sizes=(1, 1, 4, 3),
+    ...     input_window_strides=(1, 1, -2, 2))
+    >>> x = jnp.arange(1.0, 17.0).reshape(1, 1, 4, 4)
+    >>> dml.compile_operator(desc)(x)[0, 0]
+    Array([[14., 16.],
+           [ 6.,  8.]], dtype=float32)
+    """
+
+    input_tensor: TensorDesc
+    output_tensor: TensorDesc
+    input_window_offsets: tuple[int, ...]
+    input_window_sizes: tuple[int, ...]
+    input_window_strides: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        require_tensor_desc(self.input_tensor, op=_DESC, field="input_tensor")
+        require_tensor_desc(self.output_tensor, op=_DESC, field="output_tensor")
+        for field in _WINDOW_FIELDS:
+            object.__setattr__(
+                self, field, static_int_tuple(getattr(self, field), op=_DESC, field=field)
+            )
+
+
+def max_output_size(window_size: int, stride: int) -> int:
+    """Elements a window holds at ``stride``: ``1 + (window_size - 1) // |stride|``."""
+    return 0 if window_size == 0 else 1 + (window_size - 1) // abs(stride)
+
+
+def check_window(
+    input_shape: Sequence[int],
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    *,
+    op: str,
+    fields: tuple[str, str, str],
+    allow_empty: bool,
+) -> None:
+    """SLICE1's window rules: one entry per dimension, inside the input, non-zero strides."""
+    rank = len(input_shape)
+    for field, values in zip(fields, (offsets, sizes, strides), strict=True):
+        if len(values) != rank:
+            raise InvalidArgumentError(
+                op,
+                field,
+                f"{rank} long (one entry per dimension of the input)",
+                f"{len(values)} entries {tuple(values)}",
+            )
+    offsets_field, sizes_field, strides_field = fields
+    smallest = 0 if allow_empty else 1
+    for i, (dim, offset, size, stride) in enumerate(
+        zip(input_shape, offsets, sizes, strides, strict=True)
+    ):
+        if stride == 0:
+            raise InvalidArgumentError(op, f"{strides_field}[{i}]", "non-zero", stride)
+        if offset < 0:
+            raise InvalidArgumentError(op, f"{offsets_field}[{i}]", "non-negative", offset)
+        if size < smallest:
+            expected = "non-negative" if allow_empty else "at least 1 (windows are never empty)"
+            raise InvalidArgumentError(op, f"{sizes_field}[{i}]", expected, size)
+        if offset + size > dim:
+            raise InvalidArgumentError(
+                op,
+                f"{sizes_field}[{i}]",
+                f"at most {max(dim - offset, 0)} so that the window [{offset}, {offset + size}) "
+                f"stays inside the input (size {dim} along dimension {i})",
+                size,
+            )
+
+
+def check_output_sizes(
+    output_sizes: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    *,
+    op: str,
+    field: str,
+    allow_empty: bool,
+) -> None:
+    """Each output size is in ``[1, max_output_size]`` (``[0, ...]`` for empty windows)."""
+    for i, (out, size, stride) in enumerate(zip(output_sizes, sizes, strides, strict=True)):
+        largest = max_output_size(size, stride)
+        smallest = 0 if allow_empty else 1
+        if not smallest <= out <= largest:
+            raise InvalidArgumentError(
+                op,
+                f"{field}[{i}]",
+                f"in [{smallest}, {largest}] (1 + (window size {size} - 1) // |stride {stride}|)",
+                out,
+            )
+
+
+def slice1_lowering(
+    x: jax.Array,
+    *,
+    offsets: tuple[int, ...],
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+    output_sizes: tuple[int, ...],
+) -> jax.Array:
+    """The one implementation of SLICE1: a static strided slice, then a reversal.
+
+    Both fuse into a single copy kernel with no gather, and JAX derives the
+    gradient (DirectML's SLICE_GRAD: the cotangent placed into zeros) itself.
+    """
+    starts, limits, steps, reversed_dims = [], [], [], []
+    for d, (offset, size, stride, out) in enumerate(
+        zip(offsets, sizes, strides, output_sizes, strict=True)
+    ):
+        step = abs(stride)
+        if stride > 0 or out == 0:
+            first = offset
+        else:  # walk back from the window's end: the same elements, ascending, then reversed
+            first = offset + size - 1 - (out - 1) * step
+            reversed_dims.append(d)
+        starts.append(first)
+        limits.append(first + (out - 1) * step + 1 if out else first)
+        steps.append(step)
+    sliced = lax.slice(x, tuple(starts), tuple(limits), tuple(steps))
+    return lax.rev(sliced, tuple(reversed_dims)) if reversed_dims else sliced
+
+
+_slice1_jitted = jax.jit(
+    slice1_lowering, static_argnames=("offsets", "sizes", "strides", "output_sizes")
+)
+
+
+def slice1(
+    x: ArrayLike,
+    *,
+    offsets: StaticInts,
+    sizes: StaticInts,
+    strides: StaticInts,
+    output_sizes: StaticInts | None = None,
+) -> jax.Array:
+    """A strided window of ``x``, walked backwards along negative strides (DirectML SLICE1).
+
+    The functional face of :class:`Slice1OperatorDesc`. Along dimension ``i``
+    the window is ``[offsets[i], offsets[i] + sizes[i])``; a positive stride
+    copies every ``strides[i]``-th element from its start, a negative one from
+    its end. ``x[a:b:s]`` in NumPy terms, with DirectML's window convention.
+
+    Args:
+        x: the array to slice (any dtype; 0-D with empty tuples is the identity).
+        offsets: where each window starts (non-negative).
+        sizes: each window's extent; 0 gives an empty result.
+        strides: non-zero steps; negative ones walk from the window's end.
+        output_sizes: how many elements to copy per dimension, each in
+            ``[0, 1 + (size - 1) // |stride|]``; the largest by default.
+
+    Returns:
+        An array of shape ``output_sizes`` and the dtype of ``x``.
+
+    Raises:
+        InvalidArgumentError: tuples of the wrong length, a window outside
+            ``x``, a zero stride, an output size out of range, or traced values.
+
+    Differentiable (the gradient puts the cotangent back into zeros, as
+    DirectML's SLICE_GRAD does), and usable under :func:`jax.jit` and
+    :func:`jax.vmap`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> x = jnp.arange(10)
+    >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
+    Array([8, 5, 2], dtype=int32)
+    """
+    x = as_array(x, op=_FUNCTION, field="x")
+    fields = ("offsets", "sizes", "strides")
+    window = [
+        static_int_tuple(values, op=_FUNCTION, field=field)
+        for field, values in zip(fields, (offsets, sizes, strides), strict=True)
+    ]
+    offsets_t, sizes_t, strides_t = window
+    check_window(
+        x.shape, offsets_t, sizes_t, strides_t, op=_FUNCTION, fields=fields, allow_empty=True
+    )
+    if output_sizes is None:
+        out = tuple(max_output_size(s, st) for s, st in zip(sizes_t, strides_t, strict=True))
+    else:
+        out = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
+        if len(out) != x.ndim:
+            raise InvalidArgumentError(
+                _FUNCTION,
+                "output_sizes",
+                f"{x.ndim} long (one entry per dimension of x)",
+                f"{len(out)} entries {out}",
+            )
+        check_output_sizes(
+            out, sizes_t, strides_t, op=_FUNCTION, field="output_sizes", allow_empty=True
+        )
+    return _slice1_jitted(x, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out)
+
+
+def _validate(desc: Slice1OperatorDesc, level: FeatureLevel) -> None:
+    del level
+    require_same_dimension_count(_DESC, desc, ("input_tensor", "output_tensor"))
+    check_window(
+        desc.input_tensor.sizes,
+        desc.input_window_offsets,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=_DESC,
+        fields=_WINDOW_FIELDS,
+        allow_empty=False,
+    )
+    require_same_data_type(
+        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+    )
+    check_output_sizes(
+        desc.output_tensor.sizes,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=_DESC,
+        field="output_tensor.sizes",
+        allow_empty=False,
+    )
+
+
+def _lower(desc: Slice1OperatorDesc, options: LoweringOptions) -> Any:
+    del options
+    return functools.partial(
+        slice1_lowering,
+        offsets=desc.input_window_offsets,
+        sizes=desc.input_window_sizes,
+        strides=desc.input_window_strides,
+        output_sizes=desc.output_tensor.sizes,
+    )
+
+
+register(
+    OperatorDefinition(
+        desc_type=Slice1OperatorDesc,
+        support=feature_levels.SLICE1,
+        input_fields=("input_tensor",),
+        output_field="output_tensor",
+        validate=_validate,
+        lower=_lower,
+    )
+)

@@ -1,0 +1,100 @@
+"""The two kinds of benchmark case: a timed kernel and an eager-dispatch probe.
+
+A :class:`Case` is one operator call big enough to be bound by memory
+bandwidth, timed against the best hand-written ``jax.numpy`` form of the same
+computation and against a copy of the same number of bytes. An
+:class:`EagerCase` is the same operator on tiny arrays, where only the cost of
+dispatching a call is measured.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import jax
+
+__all__ = ["Case", "EagerCase"]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Case:
+    """A kernel timed against its hand-written ``jax.numpy`` equivalent.
+
+    Attributes:
+        name: a short unique name, e.g. ``"tile (2,2)"``; ``--filter`` matches it.
+        operator: the DirectML operator, e.g. ``"TILE"``.
+        make_args: builds the operands on the default device from a
+            ``jax.random`` key; with ``quick`` true (``--quick``, or any CPU run)
+            they total a few MiB, otherwise at least 256 MiB.
+        dmljax_fn: the dmljax call, a function of the operands only.
+        jnp_fn: the best hand-written ``jax.numpy``/``jax.lax`` form; it must give
+            the same output, bit for bit.
+        bytes_moved: the ideal bytes one call reads and writes (the byte models of
+            performance.md §5 item 7), from the operands.
+        donate_argnums: operands given to the output; at most one, and the output
+            must have its shape and dtype, because each timed call's output is
+            passed in as the next call's donated operand.
+        target_ratio: the largest dmljax/jnp time ratio that meets the target
+            (1.05, or less where an operator must beat the plain jnp form).
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> case = Case(
+    ...     name="tile (1,2)", operator="TILE",
+    ...     make_args=lambda key, quick: (jax.random.normal(key, (4, 4), jnp.float32),),
+    ...     dmljax_fn=lambda x: dml.tile(x, (1, 2)),
+    ...     jnp_fn=lambda x: jnp.tile(x, (1, 2)),
+    ...     bytes_moved=lambda args: 3 * args[0].nbytes)
+    >>> case.bytes_moved(case.make_args(jax.random.key(0), True))
+    192
+    """
+
+    name: str
+    operator: str
+    make_args: Callable[[jax.Array, bool], tuple[jax.Array, ...]]
+    dmljax_fn: Callable[..., jax.Array]
+    jnp_fn: Callable[..., jax.Array]
+    bytes_moved: Callable[[Sequence[jax.Array]], int]
+    donate_argnums: tuple[int, ...] = ()
+    target_ratio: float = 1.05
+
+    def __post_init__(self) -> None:
+        if len(self.donate_argnums) > 1:
+            raise ValueError(
+                f"Case {self.name!r}: donate_argnums must hold at most one operand (the one "
+                f"each call's output replaces); got {self.donate_argnums}."
+            )
+        if self.target_ratio <= 0:
+            raise ValueError(
+                f"Case {self.name!r}: target_ratio must be > 0; got {self.target_ratio}."
+            )
+
+    @property
+    def donated(self) -> int | None:
+        """The position of the donated operand, or None."""
+        return self.donate_argnums[0] if self.donate_argnums else None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EagerCase:
+    """The per-call cost of an operator on tiny arrays, outside any ``jax.jit``.
+
+    Attributes:
+        name: a short unique name, e.g. ``"tile eager"``.
+        operator: the DirectML operator, e.g. ``"TILE"``.
+        make_args: builds tiny operands (a few dozen elements) from a key.
+        functional: the functional-face call, e.g. ``dml.tile(x, (2, 2))``.
+        desc_op: builds the desc-face callable (``dml.compile_operator(desc)``)
+            for the operands; it is built once, before timing, and called with
+            the same operands.
+        jnp_fn: the hand-written form; it is jitted and compiled before timing.
+        target_ratio: the largest dmljax/jnp per-call ratio that meets the target.
+    """
+
+    name: str
+    operator: str
+    make_args: Callable[[jax.Array], tuple[jax.Array, ...]]
+    functional: Callable[..., jax.Array]
+    desc_op: Callable[..., Callable[..., jax.Array]]
+    jnp_fn: Callable[..., jax.Array]
+    target_ratio: float = 1.1

@@ -1,0 +1,112 @@
+"""``python -m dmljax bench``: run the suite (or load a saved run), print, save, plot."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+import jax
+
+from dmljax._src.bench import cases as cases_module, plot
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.bench.environment import describe_device, environment
+from dmljax._src.bench.report import format_report
+from dmljax._src.bench.results import CaseResult, EagerResult, Report
+from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
+
+__all__ = ["bench", "select_cases"]
+
+
+def select_cases(
+    all_cases: Sequence[Case | EagerCase], substring: str | None
+) -> list[Case | EagerCase]:
+    """The cases whose name contains ``substring`` (case-insensitive); all for None."""
+    if not substring:
+        return list(all_cases)
+    return [case for case in all_cases if substring.lower() in case.name.lower()]
+
+
+def _run(
+    selected: Sequence[Case | EagerCase], *, quick: bool, seed: int, progress_out: TextIO
+) -> Report:
+    small = quick or jax.default_backend() == "cpu"
+    settings = QUICK if small else FULL
+    started = time.perf_counter()
+
+    def progress(message: str) -> None:
+        print(f"[{time.perf_counter() - started:6.1f}s] {message}", file=progress_out, flush=True)
+
+    progress(f"device {describe_device()}; {'quick' if small else 'full'} sizes; {settings}")
+    key = jax.random.key(seed)
+    case_results: list[CaseResult] = []
+    eager_results: list[EagerResult] = []
+    for number, case in enumerate(selected, start=1):
+        progress(f"case {number}/{len(selected)}: {case.name}")
+        case_key = jax.random.fold_in(key, number)
+        if isinstance(case, Case):
+            result = run_case(case, case_key, small=small, settings=settings, progress=progress)
+            case_results.append(result)
+        else:
+            result = run_eager(case, case_key, settings=settings, progress=progress)
+            eager_results.append(result)
+        verdict = result.error or ("; ".join(result.misses) if result.misses else "ok")
+        progress(f"{case.name}: {verdict}")
+    return Report(
+        environment=environment(quick=quick, small=small),
+        settings={**dataclasses.asdict(settings), "seed": seed},
+        cases=case_results,
+        eager=eager_results,
+    )
+
+
+def bench(
+    *,
+    quick: bool = False,
+    json_path: str | None = None,
+    plot_path: str | None = None,
+    from_json: str | None = None,
+    substring: str | None = None,
+    list_only: bool = False,
+    seed: int = 0,
+    out: TextIO | None = None,
+    progress_out: TextIO | None = None,
+) -> int:
+    """The ``bench`` command; returns the exit status.
+
+    0 when every selected case ran and agreed with jnp, whether or not it met
+    its targets (misses are printed in a closing block); 1 when a case failed
+    to run or its output differed from jnp's; 2 when ``--plot`` cannot work.
+    """
+    out = out or sys.stdout
+    if list_only:
+        for case in select_cases(cases_module.all_cases(), substring):
+            kind = "timed" if isinstance(case, Case) else "eager"
+            print(f"{case.name}\t{case.operator}\t{kind}", file=out)
+        return 0
+    if plot_path is not None:
+        try:
+            plot.require_matplotlib()  # fail before a long run, not after it
+        except plot.PlotUnavailableError as error:
+            print(f"dmljax bench: {error}", file=sys.stderr)
+            return 2
+    if from_json is not None:
+        report = Report.read(from_json).select(substring)
+    else:
+        selected = select_cases(cases_module.all_cases(), substring)
+        if not selected:
+            print(
+                f"dmljax bench: no case name contains {substring!r}; see --list.", file=sys.stderr
+            )
+            return 2
+        report = _run(selected, quick=quick, seed=seed, progress_out=progress_out or sys.stderr)
+    print(format_report(report), file=out, flush=True)
+    if json_path is not None:
+        report.write(json_path)
+        print(f"wrote {json_path}", file=out, flush=True)
+    if plot_path is not None:
+        drawn = plot.plot_report(report, plot_path)
+        print(f"wrote {plot_path} ({drawn} cases)", file=out, flush=True)
+    return 1 if report.failures else 0

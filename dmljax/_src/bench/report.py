@@ -1,0 +1,182 @@
+"""The terminal form of a benchmark report: three tables and a verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dmljax._src.bench.results import COMPILE_TARGET_RATIO, CaseResult, EagerResult, Report
+
+__all__ = ["describe_error", "format_report", "format_table"]
+
+
+def describe_error(error: BaseException, limit: int = 240) -> str:
+    r"""``"TypeName: first line of the message"``, cut to ``limit`` characters.
+
+    >>> describe_error(ValueError("bad sizes\nmore detail"))
+    'ValueError: bad sizes'
+    """
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0] if lines else ''}".strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
+    """Columns padded to their widest cell; the first ``left`` left-aligned, the others right.
+
+    >>> print(format_table(["case", "ms"], [["tile", "0.149"], ["gather rows", "0.2"]]))
+    case            ms
+    -----------  -----
+    tile         0.149
+    gather rows    0.2
+    """
+    widths = [max(len(row[i]) for row in (headers, *rows)) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            cell.ljust(width) if i < left else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "  ".join(padded).rstrip()
+
+    rules = ["-" * width for width in widths]
+    if left >= len(widths):  # a free-text last column: its rule need not span its longest cell
+        rules[-1] = "-" * max(len(headers[-1]), 6)
+    rule = "  ".join(rules)
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def _number(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _verdict(result: CaseResult | EagerResult) -> str:
+    if result.error is not None:
+        return "FAILED"
+    return "MISS" if result.misses else "ok"
+
+
+def _speed_rows(cases: Sequence[CaseResult]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for r in cases:
+        ms = {name: 1e3 * seconds for name, seconds in r.time_s.items()}
+        time_ok = r.ratio is not None and r.ratio <= r.target_ratio
+        rows.append(
+            [
+                r.name,
+                _number(r.bytes_moved / 2**20, 1) if r.bytes_moved else "-",
+                _number(ms.get("dmljax"), 3),
+                _number(ms.get("jnp"), 3),
+                _number(ms.get("jnp_again"), 3),
+                _number(ms.get("copy"), 3),
+                _number(r.gbps.get("dmljax"), 0),
+                _number(r.pct_of_copy.get("dmljax"), 0),
+                _number(r.gbps.get("jnp"), 0),
+                _number(r.pct_of_copy.get("jnp"), 0),
+                _number(r.ratio, 3),
+                _number(r.aa_ratio, 3),
+                f"<= {r.target_ratio:.3f}",
+                ("ok" if time_ok else "MISS") if r.error is None else "FAILED",
+            ]
+        )
+    return rows
+
+
+def _build_rows(cases: Sequence[CaseResult]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for r in cases:
+        compile_ms = {name: 1e3 * seconds for name, seconds in r.compile_s.items()}
+        kernels_ok = bool(r.kernels) and r.kernels["dmljax"] <= r.kernels["jnp"]
+        compile_ok = r.compile_ratio is not None and r.compile_ratio <= COMPILE_TARGET_RATIO
+        rows.append(
+            [
+                r.name,
+                " ".join(r.args) or "-",
+                str(r.kernels.get("dmljax", "-")),
+                str(r.kernels.get("jnp", "-")),
+                "ok" if kernels_ok else "MISS",
+                _number(compile_ms.get("dmljax"), 1),
+                _number(compile_ms.get("jnp"), 1),
+                _number(r.compile_ratio, 2),
+                "ok" if compile_ok else "MISS",
+            ]
+        )
+    return rows
+
+
+def _eager_rows(eager: Sequence[EagerResult]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for r in eager:
+        if r.error is not None or not r.us:
+            rows.append([r.name, "-", "-", "-", "-", "-", "-", "-", "FAILED"])
+            continue
+        for mode, us in r.us.items():
+            worst = max((v for v in r.ratios[mode].values() if v is not None), default=None)
+            rows.append(
+                [
+                    r.name,
+                    mode,
+                    _number(us["functional"], 1),
+                    _number(us["desc"], 1),
+                    _number(us["jnp"], 1),
+                    _number(r.ratios[mode]["functional"], 2),
+                    _number(r.ratios[mode]["desc"], 2),
+                    f"<= {r.target_ratio:.2f}",
+                    "ok" if worst is not None and worst <= r.target_ratio else "MISS",
+                ]
+            )
+    return rows
+
+
+def format_report(report: Report) -> str:
+    """The tables of a report and its closing verdict, ready to print."""
+    env = report.environment
+    parts = [
+        f"dmljax bench: {env.get('platform')} {env.get('device_kind')}, jax {env.get('jax')} "
+        f"(jaxlib {env.get('jaxlib')}), {'quick' if env.get('small_sizes') else 'full'} sizes, "
+        f"{env.get('date')}",
+    ]
+    if report.cases:
+        parts += [
+            "",
+            "Time per call (median of groups of back-to-back calls); GB/s = ideal bytes / time; "
+            "% = of the copy's bandwidth over the same bytes",
+            format_table(
+                [
+                    "case", "MiB", "dmljax ms", "jnp ms", "A/A ms", "copy ms", "dmljax GB/s",
+                    "%copy", "jnp GB/s", "%copy", "dmljax/jnp", "A/A", "target", "",
+                ],
+                _speed_rows(report.cases),
+            ),
+            "",
+            "Compiled programs: kernels (ENTRY instructions that run) and compile time (median)",
+            format_table(
+                [
+                    "case", "operands", "kernels dmljax", "jnp", "", "compile ms dmljax", "jnp",
+                    "ratio", f"<= {COMPILE_TARGET_RATIO}",
+                ],
+                _build_rows(report.cases),
+                left=2,
+            ),
+        ]  # fmt: skip
+    if report.eager:
+        parts += [
+            "",
+            "Eager calls on tiny arrays, us per call: dmljax's functional and desc faces vs a "
+            "jitted jnp call",
+            format_table(
+                ["case", "mode", "functional", "desc", "jnp", "functional/jnp", "desc/jnp",
+                 "target", ""],
+                _eager_rows(report.eager),
+                left=2,
+            ),
+        ]  # fmt: skip
+    parts.append("")
+    if report.failures:
+        parts.append(f"!!! {len(report.failures)} case(s) FAILED (no figures):")
+        parts += [f"!!!   {failure}" for failure in report.failures]
+    if report.misses:
+        parts.append(f"!!! MISSED TARGETS ({len(report.misses)}):")
+        parts += [f"!!!   {miss}" for miss in report.misses]
+    if not report.failures and not report.misses:
+        parts.append("All targets met.")
+    return "\n".join(parts)

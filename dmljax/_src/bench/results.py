@@ -1,0 +1,229 @@
+"""The figures of a benchmark run, the targets they are held to, and their JSON form."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import pathlib
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "COMPILE_TARGET_RATIO",
+    "CaseResult",
+    "EagerResult",
+    "Report",
+    "case_misses",
+    "eager_misses",
+    "ratio",
+    "shape_of",
+]
+
+# performance.md §0: compiling a dmljax op may cost at most 1.2x the jnp form.
+COMPILE_TARGET_RATIO = 1.2
+FORMAT = "dmljax-bench"
+FORMAT_VERSION = 1
+
+
+def ratio(numerator: float | None, denominator: float | None) -> float | None:
+    """``numerator / denominator``, or None when either is missing or the denominator is 0."""
+    if numerator is None or denominator is None or denominator == 0:
+        return None
+    return numerator / denominator
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CaseResult:
+    """Every figure of one timed case. Times are seconds per call (medians).
+
+    Attributes:
+        name, operator, target_ratio: from the case.
+        args: the operands, e.g. ``["float32[4096,4096]"]``.
+        donated: whether the case ran in place (output chained into the donated operand).
+        bytes_moved: the ideal bytes of one call.
+        equal: whether dmljax and jnp gave the same output (checked before timing).
+        error: what went wrong, if the case could not run or its outputs differ.
+        kernels: compiled ENTRY instructions that do work, of ``dmljax`` and ``jnp``.
+        copy_ops: ``copy`` instructions in each ENTRY (an operand copy defeats donation).
+        compile_s: median compile time of ``dmljax`` and ``jnp``; the samples are
+            in ``compile_samples_s``, the first one cold.
+        time_s: median per-call time of ``dmljax``, ``jnp``, ``jnp_again`` (the
+            A/A row: the jnp program again) and ``copy`` (``x + 1`` over the same bytes).
+        samples_s: the per-call time of each group, per contender.
+        gbps: ``bytes_moved / time`` in GB/s (1e9 B/s) for each contender.
+        pct_of_copy: ``dmljax`` and ``jnp`` bandwidth as % of the copy's.
+        ratio: dmljax time / jnp time; ``aa_ratio``: jnp again / jnp (the noise).
+        compile_ratio: dmljax compile time / jnp compile time.
+        misses: each target this case missed, in words.
+    """
+
+    name: str
+    operator: str
+    target_ratio: float
+    args: list[str]
+    donated: bool
+    bytes_moved: int = 0
+    equal: bool = False
+    error: str | None = None
+    kernels: dict[str, int] = dataclasses.field(default_factory=dict)
+    copy_ops: dict[str, int] = dataclasses.field(default_factory=dict)
+    compile_s: dict[str, float] = dataclasses.field(default_factory=dict)
+    compile_samples_s: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    time_s: dict[str, float] = dataclasses.field(default_factory=dict)
+    samples_s: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    gbps: dict[str, float] = dataclasses.field(default_factory=dict)
+    pct_of_copy: dict[str, float] = dataclasses.field(default_factory=dict)
+    ratio: float | None = None
+    aa_ratio: float | None = None
+    compile_ratio: float | None = None
+    misses: list[str] = dataclasses.field(default_factory=list)
+
+
+def case_misses(result: CaseResult) -> list[str]:
+    """The targets a case missed: time ratio, kernel count and compile time."""
+    misses: list[str] = []
+    if result.ratio is not None and result.ratio > result.target_ratio:
+        noise = f", A/A {result.aa_ratio:.3f}" if result.aa_ratio is not None else ""
+        misses.append(f"time dmljax/jnp {result.ratio:.3f} > {result.target_ratio:.3f}{noise}")
+    if result.kernels and result.kernels["dmljax"] > result.kernels["jnp"]:
+        misses.append(f"kernels {result.kernels['dmljax']} > jnp's {result.kernels['jnp']}")
+    if result.compile_ratio is not None and result.compile_ratio > COMPILE_TARGET_RATIO:
+        misses.append(
+            f"compile dmljax/jnp {result.compile_ratio:.2f} > {COMPILE_TARGET_RATIO:.2f} "
+            f"({1e3 * result.compile_s['dmljax']:.1f} ms vs {1e3 * result.compile_s['jnp']:.1f} ms)"
+        )
+    return misses
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EagerResult:
+    """The per-call cost of an operator on tiny arrays, in microseconds.
+
+    Attributes:
+        name, operator, target_ratio: from the case.
+        calls: calls timed per contender and mode.
+        equal: whether the three calls gave the same values.
+        error: what went wrong, if anything.
+        us: per-call microseconds, ``{mode: {contender: us}}`` with modes ``sync``
+            (each call waited for) and ``pipelined`` (one wait per group), and
+            contenders ``functional`` and ``desc`` (dmljax's two faces) and ``jnp``
+            (a jitted, compiled jnp call).
+        ratios: ``{mode: {face: face / jnp}}``.
+        misses: each target missed, in words.
+    """
+
+    name: str
+    operator: str
+    target_ratio: float
+    calls: int = 0
+    equal: bool = False
+    error: str | None = None
+    us: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
+    ratios: dict[str, dict[str, float | None]] = dataclasses.field(default_factory=dict)
+    misses: list[str] = dataclasses.field(default_factory=list)
+
+
+def eager_misses(result: EagerResult) -> list[str]:
+    """Each face and mode whose per-call time exceeds ``target_ratio`` times jnp's."""
+    misses: list[str] = []
+    for mode, faces in result.ratios.items():
+        for face, value in faces.items():
+            if value is not None and value > result.target_ratio:
+                misses.append(
+                    f"{face} {mode} {result.us[mode][face]:.1f} us = {value:.2f}x jnp "
+                    f"({result.us[mode]['jnp']:.1f} us) > {result.target_ratio:.2f}x"
+                )
+    return misses
+
+
+def _finite(value: Any) -> Any:
+    # JSON has no NaN or infinity; a figure that is not finite is recorded as missing.
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _from_fields(cls: Any, data: Mapping[str, Any]) -> Any:
+    names = {field.name for field in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Report:
+    """A whole run: environment, settings, each case's figures and the misses."""
+
+    environment: dict[str, Any]
+    settings: dict[str, Any]
+    cases: list[CaseResult]
+    eager: list[EagerResult]
+
+    @property
+    def misses(self) -> list[str]:
+        """``"<case>: <miss>"`` for every target missed."""
+        return [
+            f"{result.name}: {miss}"
+            for result in (*self.cases, *self.eager)
+            for miss in result.misses
+        ]
+
+    @property
+    def failures(self) -> list[str]:
+        """``"<case>: <error>"`` for every case that failed to run or disagreed with jnp."""
+        return [
+            f"{result.name}: {result.error}"
+            for result in (*self.cases, *self.eager)
+            if result.error is not None
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return _finite(
+            {
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "environment": self.environment,
+                "settings": self.settings,
+                "cases": [dataclasses.asdict(result) for result in self.cases],
+                "eager": [dataclasses.asdict(result) for result in self.eager],
+                "misses": self.misses,
+                "failures": self.failures,
+            }
+        )
+
+    def write(self, path: str | pathlib.Path) -> None:
+        """Writes the report as indented JSON."""
+        text = json.dumps(self.to_json(), indent=2, allow_nan=False)
+        pathlib.Path(path).write_text(text + "\n")
+
+    @classmethod
+    def read(cls, path: str | pathlib.Path) -> Report:
+        """Reads a report written by :meth:`write`."""
+        data = json.loads(pathlib.Path(path).read_text())
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f'{path} is not a dmljax bench result (no "format": "{FORMAT}").')
+        return cls(
+            environment=data["environment"],
+            settings=data["settings"],
+            cases=[_from_fields(CaseResult, item) for item in data["cases"]],
+            eager=[_from_fields(EagerResult, item) for item in data["eager"]],
+        )
+
+    def select(self, substring: str | None) -> Report:
+        """The cases whose name contains ``substring`` (case-insensitive); all for None."""
+        if not substring:
+            return self
+        needle = substring.lower()
+        return dataclasses.replace(
+            self,
+            cases=[result for result in self.cases if needle in result.name.lower()],
+            eager=[result for result in self.eager if needle in result.name.lower()],
+        )
+
+
+def shape_of(array: Any) -> str:
+    """``dtype[d0,d1,...]``, e.g. ``float32[4096,4096]``."""
+    return f"{array.dtype}[{','.join(str(d) for d in array.shape)}]"

@@ -1,0 +1,218 @@
+"""Running the cases: compile, check, time, and turn the times into figures."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dmljax._src.bench import hlo
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.bench.report import describe_error
+from dmljax._src.bench.results import (
+    CaseResult,
+    EagerResult,
+    case_misses,
+    eager_misses,
+    ratio,
+    shape_of,
+)
+from dmljax._src.bench.timing import Contender, compile_seconds, interleave, per_call_seconds
+
+__all__ = ["FULL", "QUICK", "Settings", "run_case", "run_eager"]
+
+Progress = Callable[[str], None]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Settings:
+    """How long to measure.
+
+    Attributes:
+        groups: timed groups per contender (the median is over these).
+        calls: back-to-back calls per group, ended by one block_until_ready.
+        compiles: compilations per program (the median is over these).
+        eager_rounds: rounds of eager calls per contender and mode.
+        eager_calls: eager calls per round.
+    """
+
+    groups: int
+    calls: int
+    compiles: int
+    eager_rounds: int
+    eager_calls: int
+
+
+# performance.md §5: R=5 groups of K=20 calls and 2000 eager calls; a few more groups are cheap.
+FULL = Settings(groups=7, calls=20, compiles=5, eager_rounds=10, eager_calls=200)
+QUICK = Settings(groups=7, calls=10, compiles=3, eager_rounds=5, eager_calls=40)
+
+
+def _fresh(args: Sequence[jax.Array], donated: int | None) -> list[jax.Array]:
+    # A donated operand is consumed by the call; give each call its own copy.
+    fresh = list(args)
+    if donated is not None:
+        fresh[donated] = jnp.array(args[donated], copy=True)
+    return fresh
+
+
+def _copy_operand(key: jax.Array, nbytes: int) -> jax.Array:
+    # `x + 1` over f32 reads and writes nbytes/2 each: the same traffic as the case.
+    return jax.random.normal(key, (max(nbytes // 8, 1),), jnp.float32)
+
+
+def run_case(
+    case: Case, key: jax.Array, *, small: bool, settings: Settings, progress: Progress
+) -> CaseResult:
+    """Compiles, checks and times one case; never raises for a failing case."""
+    args_key, copy_key = jax.random.split(key)
+    partial = CaseResult(
+        name=case.name,
+        operator=case.operator,
+        target_ratio=case.target_ratio,
+        args=[],
+        donated=case.donated is not None,
+    )
+    try:
+        args = case.make_args(args_key, small)
+        jax.block_until_ready(args)
+        partial = dataclasses.replace(partial, args=[shape_of(a) for a in args])
+        return _measure(case, args, copy_key, partial, settings, progress)
+    except Exception as error:  # a broken case is reported, and the others still run
+        return dataclasses.replace(partial, error=describe_error(error))
+
+
+def _measure(
+    case: Case,
+    args: tuple[jax.Array, ...],
+    copy_key: jax.Array,
+    result: CaseResult,
+    settings: Settings,
+    progress: Progress,
+) -> CaseResult:
+    donated = case.donated
+    nbytes = int(case.bytes_moved(args))
+    progress(f"{case.name}: {', '.join(result.args)}; {nbytes / 2**20:.1f} MiB moved per call")
+
+    progress(f"{case.name}: compiling dmljax and jnp ({settings.compiles}x each)")
+    fns = {"dmljax": case.dmljax_fn, "jnp": case.jnp_fn}
+    compiled: dict[str, Any] = {}
+    compile_samples: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(settings.compiles):
+        for name, fn in fns.items():
+            seconds, program = compile_seconds(fn, args, case.donate_argnums)
+            compile_samples[name].append(seconds)
+            compiled.setdefault(name, program)  # time the first, like a user's first jit
+    kernels = {name: hlo.kernel_count(program) for name, program in compiled.items()}
+    copy_ops = {
+        name: hlo.entry_opcodes(program.as_text())["copy"] for name, program in compiled.items()
+    }
+    compile_s = {name: per_call_seconds(samples) for name, samples in compile_samples.items()}
+    result = dataclasses.replace(
+        result,
+        bytes_moved=nbytes,
+        kernels=kernels,
+        copy_ops=copy_ops,
+        compile_s=compile_s,
+        compile_samples_s=compile_samples,
+        compile_ratio=ratio(compile_s["dmljax"], compile_s["jnp"]),
+    )
+
+    ours = compiled["dmljax"](*_fresh(args, donated))
+    theirs = compiled["jnp"](*_fresh(args, donated))
+    if ours.shape != theirs.shape or ours.dtype != theirs.dtype:
+        return dataclasses.replace(
+            result,
+            error=f"dmljax gives {shape_of(ours)}, jnp gives {shape_of(theirs)}",
+        )
+    if not bool(jnp.array_equal(ours, theirs)):
+        mismatches = int(jnp.sum(ours != theirs))
+        return dataclasses.replace(
+            result, error=f"dmljax and jnp outputs differ in {mismatches} of {ours.size} elements"
+        )
+    if donated is not None and shape_of(ours) != shape_of(args[donated]):
+        return dataclasses.replace(
+            result,
+            equal=True,
+            error=f"the output {shape_of(ours)} cannot be donated back as "
+            f"operand {donated} ({shape_of(args[donated])})",
+        )
+    del ours, theirs
+
+    copy_x = _copy_operand(copy_key, nbytes)
+    _, copy_program = compile_seconds(lambda x: x + 1, (copy_x,))
+    contenders = {
+        "dmljax": Contender(compiled["dmljax"], args, donated),
+        "jnp": Contender(compiled["jnp"], args, donated),
+        "jnp_again": Contender(compiled["jnp"], args, donated),
+        "copy": Contender(copy_program, (copy_x,)),
+    }
+    progress(
+        f"{case.name}: timing {settings.groups} groups x {settings.calls} calls "
+        "(dmljax, jnp, jnp again, copy)"
+    )
+    samples = interleave(contenders, groups=settings.groups, calls=settings.calls)
+    time_s = {name: per_call_seconds(values) for name, values in samples.items()}
+    gbps = {name: nbytes / seconds / 1e9 for name, seconds in time_s.items()}
+    pct = {name: 100 * time_s["copy"] / time_s[name] for name in ("dmljax", "jnp")}
+    result = dataclasses.replace(
+        result,
+        equal=True,
+        time_s=time_s,
+        samples_s=samples,
+        gbps=gbps,
+        pct_of_copy=pct,
+        ratio=ratio(time_s["dmljax"], time_s["jnp"]),
+        aa_ratio=ratio(time_s["jnp_again"], time_s["jnp"]),
+    )
+    return dataclasses.replace(result, misses=case_misses(result))
+
+
+def run_eager(
+    case: EagerCase, key: jax.Array, *, settings: Settings, progress: Progress
+) -> EagerResult:
+    """Times dmljax's two faces against a compiled jnp call on tiny arrays; never raises."""
+    partial = EagerResult(name=case.name, operator=case.operator, target_ratio=case.target_ratio)
+    try:
+        return _measure_eager(case, key, partial, settings, progress)
+    except Exception as error:  # a broken case is reported, and the others still run
+        return dataclasses.replace(partial, error=describe_error(error))
+
+
+def _measure_eager(
+    case: EagerCase, key: jax.Array, result: EagerResult, settings: Settings, progress: Progress
+) -> EagerResult:
+    args = case.make_args(key)
+    # A plain jax.jit object, as user code calls it; the first call below compiles it.
+    callables = {
+        "functional": case.functional,
+        "desc": case.desc_op(*args),
+        "jnp": jax.jit(case.jnp_fn),
+    }
+    outputs = {name: np.asarray(fn(*args)).ravel() for name, fn in callables.items()}
+    if not all(np.array_equal(out, outputs["jnp"]) for out in outputs.values()):
+        return dataclasses.replace(
+            result, error="the functional face, the desc face and jnp give different values"
+        )
+    calls = settings.eager_rounds * settings.eager_calls
+    progress(f"{case.name}: {calls} calls per face, sync-per-call and pipelined")
+    us: dict[str, dict[str, float]] = {}
+    ratios: dict[str, dict[str, float | None]] = {}
+    for mode, sync_each in (("sync", True), ("pipelined", False)):
+        contenders = {name: Contender(fn, args) for name, fn in callables.items()}
+        samples = interleave(
+            contenders,
+            groups=settings.eager_rounds,
+            calls=settings.eager_calls,
+            sync_each=sync_each,
+        )
+        us[mode] = {name: 1e6 * per_call_seconds(values) for name, values in samples.items()}
+        ratios[mode] = {
+            face: ratio(us[mode][face], us[mode]["jnp"]) for face in ("functional", "desc")
+        }
+    result = dataclasses.replace(result, calls=calls, equal=True, us=us, ratios=ratios)
+    return dataclasses.replace(result, misses=eager_misses(result))

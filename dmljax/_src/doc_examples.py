@@ -1,0 +1,218 @@
+"""The worked examples of DirectML's operator pages, as descs, arrays and checks.
+
+``data/dml-doc-examples.json`` holds each example as data (see
+``data/README.md``). A *builder* turns one entry into the operator desc it
+describes; :data:`BUILDERS` maps each ``DML_OPERATOR_*`` name with an
+implemented operator to its builder, and :func:`check` runs an entry the way
+``python -m dmljax selftest`` and the tests do. Entries of operators without a
+builder are skipped. To cover a new operator, add its builder to
+:data:`BUILDERS`: a function of the entry that returns the desc, reading sizes
+and data types only (never ``data``, which an as-written example may get wrong).
+
+>>> example = build(entry("tile-ex1"))
+>>> example.desc.repeats, [x.shape for x in example.inputs], example.expected.shape
+((1, 1, 3, 3), [(1, 1, 2, 3)], (1, 1, 6, 9))
+>>> check(entry("gather-ex3-doc-as-written")).passed
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import json
+import pathlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import jax
+import numpy as np
+
+import dmljax as dml
+from dmljax._src.bench.report import describe_error
+
+__all__ = [
+    "BUILDERS",
+    "CHECKED_STATUSES",
+    "PATH",
+    "REFUSED_STATUS",
+    "DocExample",
+    "Outcome",
+    "build",
+    "check",
+    "entries",
+    "entry",
+    "tensor_desc_of",
+    "tensor_of",
+]
+
+PATH = pathlib.Path(__file__).parent / "data" / "dml-doc-examples.json"
+
+# Examples that must give their expected output, and the status of those that must be refused.
+CHECKED_STATUSES = frozenset({"valid", "corrected", "encoded"})
+REFUSED_STATUS = "doc-as-written-invalid"
+
+Entry = Mapping[str, Any]
+DescBuilder = Callable[[Entry], Any]
+
+
+@functools.cache
+def _load() -> tuple[Entry, ...]:
+    return tuple(json.loads(PATH.read_text()))
+
+
+def entries(op: str | None = None) -> list[Entry]:
+    """Every doc example, or those of one ``DML_OPERATOR_*`` name, in file order."""
+    return [e for e in _load() if op is None or e["op"] == op]
+
+
+def entry(example_id: str) -> Entry:
+    """One doc example by its id, e.g. ``"gather-ex1"``."""
+    for e in _load():
+        if e["id"] == example_id:
+            return e
+    raise KeyError(f"no DirectML doc example has the id {example_id!r}")
+
+
+def tensor_of(tensor: Entry) -> np.ndarray:
+    """A ``{sizes, dtype, data}`` tensor of an entry as a NumPy array of its sizes."""
+    dtype = dml.DataType[tensor["dtype"]].dtype
+    return np.asarray(tensor["data"], dtype=dtype).reshape(tensor["sizes"])
+
+
+def tensor_desc_of(tensor: Entry) -> dml.TensorDesc:
+    """A ``{sizes, dtype, ...}`` tensor of an entry as a TensorDesc (its data unread)."""
+    return dml.TensorDesc(data_type=dml.DataType[tensor["dtype"]], sizes=tuple(tensor["sizes"]))
+
+
+def _tile(e: Entry) -> dml.TileOperatorDesc:
+    return dml.TileOperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        repeats=tuple(e["attrs"]["Repeats"]),
+    )
+
+
+def _gather(e: Entry) -> dml.GatherOperatorDesc:
+    return dml.GatherOperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        axis=e["attrs"]["Axis"],
+        index_dimensions=e["attrs"]["IndexDimensions"],
+    )
+
+
+BUILDERS: dict[str, DescBuilder] = {
+    "DML_OPERATOR_TILE": _tile,
+    "DML_OPERATOR_GATHER": _gather,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class DocExample:
+    """A doc example ready to run.
+
+    Attributes:
+        id: the entry's id, e.g. ``"tile-ex1"``.
+        desc: the operator desc the example describes.
+        inputs: the input arrays in DirectML's binding order (the entry's order).
+        expected: the documented output.
+    """
+
+    id: str
+    desc: Any
+    inputs: tuple[np.ndarray, ...]
+    expected: np.ndarray
+
+
+def build(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> DocExample:
+    """The desc and arrays of an entry whose operator has a builder.
+
+    Raises:
+        KeyError: no builder for the entry's operator.
+    """
+    builder = (BUILDERS if builders is None else builders)[e["op"]]
+    return DocExample(
+        id=e["id"],
+        desc=builder(e),
+        inputs=tuple(tensor_of(tensor) for tensor in e["inputs"].values()),
+        expected=tensor_of(e["expected"]),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What checking one entry gave.
+
+    Attributes:
+        id, op, status: the entry's.
+        passed: True or False, or None when the entry was skipped.
+        detail: why it failed or was skipped, or the refusal message of an
+            example that had to be refused.
+    """
+
+    id: str
+    op: str
+    status: str
+    passed: bool | None
+    detail: str = ""
+
+
+def _tensors(e: Entry) -> Iterable[Entry]:
+    yield from e["inputs"].values()
+    yield e["expected"]
+
+
+def _x64_scope(e: Entry) -> contextlib.AbstractContextManager[Any]:
+    # 64-bit examples need jax_enable_x64; the others run under the caller's setting.
+    needs_x64 = any(dml.DataType[t["dtype"]].is_64_bit for t in _tensors(e))
+    return jax.enable_x64(True) if needs_x64 else contextlib.nullcontext()
+
+
+def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcome:
+    """Runs one entry through ``dml.compile_operator`` at ``FeatureLevel.LATEST``.
+
+    A valid, corrected or encoded example passes when the compiled operator
+    gives exactly the expected output (values, sizes and dtype); an example the
+    docs get wrong (``doc-as-written-invalid``) passes when building or compiling
+    its desc raises ``InvalidArgumentError``. Never raises.
+    """
+    builders = BUILDERS if builders is None else builders
+    outcome = functools.partial(Outcome, e["id"], e["op"], e["status"])
+    if e["op"] not in builders:
+        return outcome(None, "no builder for this operator")
+    if e["status"] not in CHECKED_STATUSES | {REFUSED_STATUS}:
+        return outcome(None, f"status {e['status']} has nothing to run")
+    try:
+        with _x64_scope(e):
+            if e["status"] == REFUSED_STATUS:
+                return _check_refused(e, builders, outcome)
+            example = build(e, builders)
+            op = dml.compile_operator(example.desc, feature_level=dml.FeatureLevel.LATEST)
+            actual = np.asarray(op(*example.inputs))
+    except Exception as error:  # any failure is the example's verdict, not a crash
+        return outcome(False, describe_error(error))
+    expected = example.expected
+    if actual.dtype != expected.dtype or actual.shape != expected.shape:
+        return outcome(
+            False,
+            f"got {actual.dtype}{list(actual.shape)}, expected {expected.dtype}"
+            f"{list(expected.shape)}",
+        )
+    if not np.array_equal(actual, expected):
+        wrong = int(np.sum(actual != expected))
+        return outcome(False, f"{wrong} of {expected.size} elements differ from the docs")
+    return outcome(True)
+
+
+def _check_refused(
+    e: Entry, builders: Mapping[str, DescBuilder], outcome: Callable[..., Outcome]
+) -> Outcome:
+    try:
+        desc = builders[e["op"]](e)
+        dml.compile_operator(desc, feature_level=dml.FeatureLevel.LATEST)
+    except dml.errors.InvalidArgumentError as error:
+        return outcome(True, f"refused: {error}")
+    return outcome(False, "accepted, but the docs' example breaks the operator's rules")

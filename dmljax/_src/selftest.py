@@ -1,0 +1,329 @@
+"""``python -m dmljax selftest``: is dmljax right on this machine's default device?
+
+Two parts. Every DirectML doc example of an implemented operator (see
+:mod:`dmljax._src.doc_examples`), and a short property sweep: random shapes,
+dtypes and indices through each operator's functional face, compared with the
+NumPy reference (:mod:`dmljax._src.reference`) eagerly, under ``jax.jit`` and
+under ``jax.vmap``, and, for floating dtypes, its derivatives under ``jax.jvp``
+and ``jax.grad``. Every operator here moves data without computing on it, so
+it is linear in its floating operands: the forward derivative must be the
+operator itself, and the gradient must be its transpose,
+``<f(x), c> == <x, grad_x <f(x), c>>``. With small integer values in
+floating dtypes every such sum is exact, so all comparisons are exact.
+
+To sweep a new operator, add a function ``(rng, dtype) -> SweepCase`` to :data:`SWEEPS`.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import dmljax as dml
+from dmljax._src import doc_examples, reference
+from dmljax._src.bench.environment import describe_device
+from dmljax._src.bench.report import describe_error, format_table
+
+__all__ = ["DATA_DTYPES", "SWEEPS", "CheckResult", "SweepCase", "check_sweep_case", "selftest"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepCase:
+    """One random draw of an operator, checked against the reference.
+
+    Attributes:
+        label: what was drawn, e.g. ``"float16[2,3] repeats (1,2)"``.
+        fn: the dmljax call, a function of the arrays only.
+        batch: two or more argument tuples of equal shapes and dtypes (the
+            ``vmap`` batch); each is also checked on its own.
+        expected: the reference output for each argument tuple.
+        linear_argnums: the operands ``fn`` is jointly linear in (its data,
+            not its indices); their derivatives are checked when all are floating.
+    """
+
+    label: str
+    fn: Callable[..., jax.Array]
+    batch: tuple[tuple[np.ndarray, ...], ...]
+    expected: tuple[np.ndarray, ...]
+    linear_argnums: tuple[int, ...]
+
+
+# The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.
+DATA_DTYPES = tuple(
+    np.dtype(t)
+    for t in (
+        np.float32,
+        np.float16,
+        jnp.bfloat16,
+        np.int32,
+        np.int8,
+        np.uint8,
+        np.uint32,
+        np.bool_,
+    )
+)
+_INDEX_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint8, np.uint32))
+
+
+def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
+    """Distinct (where they fit) small integers: exact in every floating dtype, bfloat16 too."""
+    if dtype == np.bool_:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    info_low = 0 if dtype.kind in "ub" else -100
+    pool = np.arange(info_low, info_low + 201)
+    count = math.prod(shape)
+    return rng.choice(pool, size=count, replace=count > pool.size).astype(dtype).reshape(shape)
+
+
+def _indices(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], dim: int
+) -> np.ndarray:
+    """Indices in, below and above ``[0, dim)``, and each type's extremes now and then."""
+    info = np.iinfo(dtype)
+    low, high = max(-2 * dim - 1, int(info.min)), min(2 * dim + 1, int(info.max))
+    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
+    extremes = rng.random(shape) < 0.1
+    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
+    return values
+
+
+def _shape(rng: np.random.Generator, rank: int, low: int, high: int) -> tuple[int, ...]:
+    return tuple(int(s) for s in rng.integers(low, high, size=rank, endpoint=True))
+
+
+def _name(shape: Sequence[int], dtype: np.dtype[Any]) -> str:
+    return f"{dtype.name}[{','.join(map(str, shape))}]"
+
+
+def tile_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
+    """``dml.tile`` of rank 1 to 4 with repeats 0 to 3."""
+    shape = _shape(rng, int(rng.integers(1, 4, endpoint=True)), 1, 3)
+    repeats = tuple(
+        int(r) for r in rng.choice([0, 1, 2, 3], p=[0.05, 0.35, 0.3, 0.3], size=len(shape))
+    )
+    xs = tuple(_values(rng, shape, dtype) for _ in range(batch))
+    return SweepCase(
+        label=f"{_name(shape, dtype)} repeats {repeats}",
+        fn=lambda x: dml.tile(x, repeats),
+        batch=tuple((x,) for x in xs),
+        expected=tuple(reference.tile(x, repeats) for x in xs),
+        linear_argnums=(0,),
+    )
+
+
+def _gather_reference(x: np.ndarray, indices: np.ndarray, axis: int) -> np.ndarray:
+    # dml.gather(x, i, axis) is the desc's GATHER with x and i padded to a common
+    # rank by leading 1s and IndexDimensions = i.ndim (as ONNX Runtime's DML EP does).
+    n, q, axis = x.ndim, indices.ndim, axis % x.ndim
+    if q == 0:
+        out = reference.gather(x, indices.reshape((1,) * n), axis=axis, index_dimensions=1)
+        return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
+    padded = x.reshape((1,) * (q - 1) + x.shape)
+    out = reference.gather(
+        padded,
+        indices.reshape((1,) * (n - 1) + indices.shape),
+        axis=axis + q - 1,
+        index_dimensions=q,
+    )
+    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
+
+
+def gather_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
+    """``dml.gather`` of rank 1 to 3, indices of rank 0 to 2, any axis, wild indices."""
+    shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
+    index_shape = _shape(rng, int(rng.integers(0, 2, endpoint=True)), 0, 3)
+    axis = int(rng.integers(-len(shape), len(shape)))
+    index_dtype = _INDEX_DTYPES[rng.integers(len(_INDEX_DTYPES))]
+    args = tuple(
+        (_values(rng, shape, dtype), _indices(rng, index_shape, index_dtype, shape[axis]))
+        for _ in range(batch)
+    )
+    return SweepCase(
+        label=f"{_name(shape, dtype)} indices {_name(index_shape, index_dtype)} axis {axis}",
+        fn=lambda x, i: dml.gather(x, i, axis=axis),
+        batch=args,
+        expected=tuple(_gather_reference(x, i, axis) for x, i in args),
+        linear_argnums=(0,),
+    )
+
+
+# Each sweep draws one case of the given data dtype; the dtypes take turns draw by draw.
+SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
+    "DML_OPERATOR_TILE": tile_sweep,
+    "DML_OPERATOR_GATHER": gather_sweep,
+}
+
+
+def _require_equal(what: str, actual: Any, expected: np.ndarray) -> None:
+    actual = np.asarray(actual)
+    if actual.dtype != expected.dtype or actual.shape != expected.shape:
+        raise AssertionError(
+            f"{what}: got {_name(actual.shape, actual.dtype)}, "
+            f"expected {_name(expected.shape, expected.dtype)}"
+        )
+    if not np.array_equal(actual, expected):
+        wrong = int(np.sum(actual != expected))
+        raise AssertionError(f"{what}: {wrong} of {expected.size} elements differ")
+
+
+def _check_derivatives(case: SweepCase) -> None:
+    args = case.batch[0]
+    linear = case.linear_argnums
+
+    def f(*operands: jax.Array) -> jax.Array:
+        full: list[Any] = list(args)
+        for position, operand in zip(linear, operands, strict=True):
+            full[position] = operand
+        return case.fn(*full)
+
+    primals = tuple(jnp.asarray(args[i]) for i in linear)
+    out = np.asarray(f(*primals))
+    rng = np.random.default_rng(0)
+    # grad: <f(x), c> == <x, grad_x <f(x), c>>, summed in float32 (exact for these integers).
+    cotangent = jnp.asarray(rng.integers(-3, 3, size=out.shape, endpoint=True), jnp.float32)
+
+    def pairing(*operands: jax.Array) -> jax.Array:
+        return jnp.sum(f(*operands).astype(jnp.float32) * cotangent)
+
+    grads = jax.grad(pairing, argnums=tuple(range(len(primals))))(*primals)
+    forward = float(np.sum(out.astype(np.float64) * np.asarray(cotangent, np.float64)))
+    backward = sum(
+        float(np.sum(np.asarray(p, np.float64) * np.asarray(g, np.float64)))
+        for p, g in zip(primals, grads, strict=True)
+    )
+    if forward != backward:
+        raise AssertionError(f"grad: <f(x), c> = {forward} but <x, grad> = {backward}")
+    # jvp: a linear map's derivative in any direction is the map applied to that direction.
+    tangents = tuple(jnp.asarray(_values(rng, p.shape, np.dtype(p.dtype))) for p in primals)
+    _, tangent_out = jax.jvp(f, primals, tangents)
+    _require_equal("jvp", tangent_out, np.asarray(f(*tangents)))
+
+
+def check_sweep_case(case: SweepCase) -> list[str]:
+    """Runs one draw eagerly, under jit, under vmap and (floating) under jvp and grad.
+
+    Returns:
+        The transformations checked, e.g. ``["eager", "jit", "vmap", "jvp+grad"]``.
+
+    Raises:
+        AssertionError (or the operator's own error): the first check that failed.
+    """
+    jitted = jax.jit(case.fn)
+    for args, expected in zip(case.batch, case.expected, strict=True):
+        _require_equal("eager", case.fn(*args), expected)
+        _require_equal("jit", jitted(*args), expected)
+    stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
+    _require_equal("vmap", jax.vmap(case.fn)(*stacked), np.stack(case.expected))
+    checked = ["eager", "jit", "vmap"]
+    linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
+    if linear_dtypes and all(jnp.issubdtype(d, jnp.floating) for d in linear_dtypes):
+        _check_derivatives(case)
+        checked.append("jvp+grad")
+    return checked
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    """One row of the selftest table."""
+
+    kind: str  # "doc example" or "sweep"
+    op: str
+    case: str
+    passed: bool | None  # None: skipped
+    detail: str
+
+
+def _doc_rows() -> list[CheckResult]:
+    rows = []
+    for e in doc_examples.entries():
+        outcome = doc_examples.check(e)
+        rows.append(
+            CheckResult(
+                "doc example", outcome.op, f"{outcome.id} ({outcome.status})", outcome.passed,
+                outcome.detail,
+            )
+        )  # fmt: skip
+    return rows
+
+
+def _sweep_rows(seed: int, draws: int) -> list[CheckResult]:
+    rows = []
+    for number, (op, sweep) in enumerate(SWEEPS.items()):
+        rng = np.random.default_rng([seed, number])
+        for draw in range(draws):
+            try:
+                case = sweep(rng, DATA_DTYPES[draw % len(DATA_DTYPES)])
+            except Exception as error:  # a broken sweep is a failure to report, not a crash
+                rows.append(
+                    CheckResult("sweep", op, "drawing a case", False, describe_error(error))
+                )
+                continue
+            try:
+                checked = check_sweep_case(case)
+            except Exception as error:  # report every failing draw, not only the first
+                rows.append(CheckResult("sweep", op, case.label, False, describe_error(error)))
+            else:
+                rows.append(CheckResult("sweep", op, case.label, True, " ".join(checked)))
+    return rows
+
+
+def _table(rows: Sequence[CheckResult]) -> str:
+    cells = [
+        [
+            r.kind,
+            r.op.removeprefix("DML_OPERATOR_"),
+            r.case,
+            "PASS" if r.passed else "FAIL",
+            r.detail,
+        ]
+        for r in rows
+    ]
+    return format_table(["check", "operator", "case", "result", "detail"], cells, left=5)
+
+
+def selftest(*, seed: int = 0, draws: int = len(DATA_DTYPES), out: TextIO | None = None) -> int:
+    """Runs the doc examples and the sweep, prints the table; returns the exit status.
+
+    Returns:
+        0 when everything passed, 1 on any failure.
+    """
+    out = out or sys.stdout
+    print(
+        f"dmljax {dml.__version__} selftest on {describe_device()}, jax {jax.__version__}", file=out
+    )
+    print(
+        f"doc examples: {doc_examples.PATH.name}; sweep: {draws} draws per operator, seed {seed}\n",
+        file=out,
+        flush=True,
+    )
+    rows = _doc_rows() + _sweep_rows(seed, draws)
+    ran = [r for r in rows if r.passed is not None]
+    skipped = [r for r in rows if r.passed is None]
+    print(_table(ran), file=out)
+    if skipped:
+        by_reason = collections.Counter((r.op, r.detail) for r in skipped)
+        print(f"\nskipped {len(skipped)} doc examples:", file=out)
+        for (op, reason), count in sorted(by_reason.items()):
+            print(f"  {op} x{count}: {reason}", file=out)
+    failed = [r for r in ran if not r.passed]
+    if failed:
+        print(f"\n!!! {len(failed)} FAILED:", file=out)
+        for r in failed:
+            print(f"!!!   {r.kind} {r.op} {r.case}: {r.detail}", file=out)
+    passed = len(ran) - len(failed)
+    verdict = "FAILED" if failed else "passed"
+    print(
+        f"\nselftest {verdict}: {passed} passed, {len(failed)} failed, {len(skipped)} skipped "
+        f"on {describe_device()}",
+        file=out,
+        flush=True,
+    )
+    return 1 if failed else 0

@@ -1,0 +1,384 @@
+"""`python -m dmljax bench`: the suite's cases, the figures it records, and its command line.
+
+These tests check what the benchmark does and reports, never how fast anything is.
+"""
+
+import dataclasses
+import json
+import math
+import os
+import pathlib
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import dmljax
+from dmljax.__main__ import main
+from dmljax._src.bench import cases, plot
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.bench.results import CaseResult, EagerResult, Report, case_misses, eager_misses
+from dmljax._src.bench.run import QUICK, run_case
+
+ALL_CASES = cases.all_cases()
+TIMED = [case for case in ALL_CASES if isinstance(case, Case)]
+EAGER = [case for case in ALL_CASES if isinstance(case, EagerCase)]
+REPO = pathlib.Path(dmljax.__file__).parents[1]
+
+
+# --- The suite ------------------------------------------------------------------------------------
+
+
+def test_case_names_are_unique_and_every_operator_has_both_kinds():
+    names = [case.name for case in ALL_CASES]
+    assert len(names) == len(set(names))
+    operators = {case.operator for case in ALL_CASES}
+    assert {"TILE", "GATHER"} <= operators
+    for operator in operators:
+        assert any(case.operator == operator for case in TIMED)
+        assert any(case.operator == operator for case in EAGER)
+
+
+@pytest.mark.parametrize("case", TIMED, ids=lambda case: case.name)
+def test_timed_case_builds_small_random_operands_and_agrees_with_jnp(case):
+    args = case.make_args(jax.random.key(1), True)
+    assert all(isinstance(a, jax.Array) for a in args)
+    assert sum(a.nbytes for a in args) <= 16 * 2**20  # quick sizes stay a few MiB
+    floats = [a for a in args if jnp.issubdtype(a.dtype, jnp.floating)]
+    assert all(bool(jnp.any(a != 0)) for a in floats)  # random data, never zeros
+    ours = jax.jit(case.dmljax_fn)(*args)
+    theirs = jax.jit(case.jnp_fn)(*args)
+    assert ours.shape == theirs.shape
+    assert ours.dtype == theirs.dtype
+    assert bool(jnp.array_equal(ours, theirs))
+    assert case.bytes_moved(args) >= ours.nbytes
+    if case.donated is not None:
+        assert (ours.shape, ours.dtype) == (args[case.donated].shape, args[case.donated].dtype)
+
+
+@pytest.mark.parametrize("case", EAGER, ids=lambda case: case.name)
+def test_eager_case_faces_agree_on_tiny_operands(case):
+    args = case.make_args(jax.random.key(2))
+    assert sum(a.size for a in args) <= 1024
+    expected = np.asarray(jax.jit(case.jnp_fn)(*args)).ravel()
+    np.testing.assert_array_equal(np.asarray(case.functional(*args)).ravel(), expected)
+    np.testing.assert_array_equal(np.asarray(case.desc_op(*args)(*args)).ravel(), expected)
+
+
+def test_a_case_donates_at_most_one_operand():
+    with pytest.raises(ValueError, match="at most one operand"):
+        Case(
+            name="two",
+            operator="X",
+            make_args=lambda key, quick: (),
+            dmljax_fn=lambda: jnp.zeros(1),
+            jnp_fn=lambda: jnp.zeros(1),
+            bytes_moved=lambda args: 0,
+            donate_argnums=(0, 1),
+        )
+
+
+def _scatter_rows(key, quick):
+    del quick
+    x_key, index_key, update_key = jax.random.split(key, 3)
+    x = jax.random.normal(x_key, (256, 16), jnp.float32)
+    rows = jax.random.permutation(index_key, 256)[:64].astype(jnp.int32)
+    return x, rows, jax.random.normal(update_key, (64, 16), jnp.float32)
+
+
+def test_a_donated_case_chains_each_output_into_the_next_call():
+    # A call on a deleted (donated) buffer raises, so a clean run shows the chaining works.
+    case = Case(
+        name="scatter rows in place",
+        operator="SCATTER",
+        make_args=_scatter_rows,
+        dmljax_fn=lambda x, i, u: x.at[i].set(u, unique_indices=True),
+        jnp_fn=lambda x, i, u: x.at[i].set(u),
+        bytes_moved=lambda args: 2 * args[2].nbytes + args[1].nbytes,
+        donate_argnums=(0,),
+    )
+    result = run_case(case, jax.random.key(3), small=True, settings=QUICK, progress=lambda m: None)
+    assert result.error is None
+    assert result.equal
+    assert result.donated
+    assert set(result.time_s) == {"dmljax", "jnp", "jnp_again", "copy"}
+
+
+def test_an_unequal_case_is_a_failure_without_figures():
+    case = Case(
+        name="wrong",
+        operator="TILE",
+        make_args=lambda key, quick: (jax.random.normal(key, (8, 8), jnp.float32),),
+        dmljax_fn=lambda x: x + 1,
+        jnp_fn=lambda x: x,
+        bytes_moved=lambda args: 2 * args[0].nbytes,
+    )
+    result = run_case(case, jax.random.key(4), small=True, settings=QUICK, progress=lambda m: None)
+    assert result.error == "dmljax and jnp outputs differ in 64 of 64 elements"
+    assert not result.equal
+    assert not result.time_s
+
+
+# --- Targets --------------------------------------------------------------------------------------
+
+
+def _result(**figures):
+    base = CaseResult(name="c", operator="TILE", target_ratio=1.05, args=[], donated=False)
+    return dataclasses.replace(base, **figures)
+
+
+def test_case_misses_name_each_target_missed():
+    met = _result(
+        ratio=1.04, aa_ratio=1.0, kernels={"dmljax": 1, "jnp": 1}, compile_ratio=1.2,
+        compile_s={"dmljax": 0.12, "jnp": 0.1},
+    )  # fmt: skip
+    assert case_misses(met) == []
+    missed = _result(
+        ratio=1.2, aa_ratio=1.01, kernels={"dmljax": 2, "jnp": 1}, compile_ratio=1.5,
+        compile_s={"dmljax": 0.15, "jnp": 0.1},
+    )  # fmt: skip
+    assert case_misses(missed) == [
+        "time dmljax/jnp 1.200 > 1.050, A/A 1.010",
+        "kernels 2 > jnp's 1",
+        "compile dmljax/jnp 1.50 > 1.20 (150.0 ms vs 100.0 ms)",
+    ]
+    assert case_misses(_result(ratio=0.5, target_ratio=1 / 1.8)) == []
+    assert case_misses(_result(ratio=0.6, target_ratio=1 / 1.8))[0].startswith("time")
+
+
+def test_eager_misses_name_the_face_and_mode():
+    result = EagerResult(
+        name="e",
+        operator="TILE",
+        target_ratio=1.1,
+        us={
+            "sync": {"functional": 12.0, "desc": 10.0, "jnp": 10.0},
+            "pipelined": {"functional": 5.0, "desc": 6.0, "jnp": 5.0},
+        },
+        ratios={
+            "sync": {"functional": 1.2, "desc": 1.0},
+            "pipelined": {"functional": 1.0, "desc": 1.2},
+        },
+    )
+    assert eager_misses(result) == [
+        "functional sync 12.0 us = 1.20x jnp (10.0 us) > 1.10x",
+        "desc pipelined 6.0 us = 1.20x jnp (5.0 us) > 1.10x",
+    ]
+
+
+# --- The command line -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """One `bench --quick` of the whole suite, with --json and --plot."""
+    folder = tmp_path_factory.mktemp("bench")
+    json_path, png_path = folder / "bench.json", folder / "bench.png"
+    argv = ["bench", "--quick", "--json", str(json_path)]
+    has_matplotlib = _has_matplotlib()
+    if has_matplotlib:
+        argv += ["--plot", str(png_path)]
+    with pytest.MonkeyPatch.context() as mp:
+        captured = _Capture(mp)
+        status = main(argv)
+    return {
+        "status": status,
+        "stdout": captured.stdout(),
+        "stderr": captured.stderr(),
+        "json": json.loads(json_path.read_text()),
+        "json_path": json_path,
+        "png": png_path if has_matplotlib else None,
+    }
+
+
+class _Capture:
+    """sys.stdout/sys.stderr into strings, for a module-scoped fixture (capsys is per test)."""
+
+    def __init__(self, mp):
+        import io
+
+        self._out, self._err = io.StringIO(), io.StringIO()
+        mp.setattr(sys, "stdout", self._out)
+        mp.setattr(sys, "stderr", self._err)
+
+    def stdout(self):
+        return self._out.getvalue()
+
+    def stderr(self):
+        return self._err.getvalue()
+
+
+def _has_matplotlib():
+    try:
+        plot.require_matplotlib()
+    except plot.PlotUnavailableError:
+        return False
+    return True
+
+
+def test_quick_bench_exits_0_and_prints_every_case(quick_run):
+    assert quick_run["status"] == 0
+    out = quick_run["stdout"]
+    for case in ALL_CASES:
+        assert case.name in out
+    assert "All targets met." in out or "MISSED TARGETS" in out
+    assert "FAILED" not in out
+    # Progress lines go to stderr while it runs, one set per case.
+    for number, case in enumerate(ALL_CASES, start=1):
+        assert f"case {number}/{len(ALL_CASES)}: {case.name}" in quick_run["stderr"]
+
+
+def test_quick_bench_json_holds_the_environment(quick_run):
+    data = quick_run["json"]
+    env = data["environment"]
+    for key in ("jax", "jaxlib", "platform", "device_kind", "python", "date", "quick"):
+        assert env[key] not in (None, "")
+    assert "XLA_FLAGS" in env["environment_variables"]
+    assert env["jax"] == jax.__version__
+    assert env["platform"] == jax.default_backend()
+    assert env["quick"] is True
+    assert env["small_sizes"] is True
+    assert data["settings"]["groups"] >= 1
+    assert data["settings"]["calls"] >= 1
+
+
+def _positive(value):
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def test_quick_bench_json_holds_every_figure_of_every_case(quick_run):
+    data = quick_run["json"]
+    assert [r["name"] for r in data["cases"]] == [case.name for case in TIMED]
+    assert [r["name"] for r in data["eager"]] == [case.name for case in EAGER]
+    settings = data["settings"]
+    for r in data["cases"]:
+        assert r["error"] is None
+        assert r["equal"] is True
+        assert r["bytes_moved"] > 0
+        assert r["args"]
+        for contender in ("dmljax", "jnp"):
+            assert r["kernels"][contender] >= 1
+            assert _positive(r["compile_s"][contender])
+            assert len(r["compile_samples_s"][contender]) == settings["compiles"]
+            assert _positive(r["pct_of_copy"][contender])
+        for contender in ("dmljax", "jnp", "jnp_again", "copy"):
+            assert _positive(r["time_s"][contender])
+            assert _positive(r["gbps"][contender])
+            assert len(r["samples_s"][contender]) == settings["groups"]
+        for figure in ("ratio", "aa_ratio", "compile_ratio", "target_ratio"):
+            assert _positive(r[figure])
+        assert r["misses"] == case_misses(CaseResult(**r))
+    for r in data["eager"]:
+        assert r["error"] is None
+        assert r["calls"] == settings["eager_rounds"] * settings["eager_calls"]
+        for mode in ("sync", "pipelined"):
+            assert all(_positive(r["us"][mode][face]) for face in ("functional", "desc", "jnp"))
+            assert all(_positive(r["ratios"][mode][face]) for face in ("functional", "desc"))
+    every_miss = [f"{r['name']}: {m}" for r in data["cases"] + data["eager"] for m in r["misses"]]
+    assert data["misses"] == every_miss
+    assert data["failures"] == []
+
+
+def test_quick_bench_plot_is_a_png(quick_run):
+    if quick_run["png"] is None:
+        pytest.skip("matplotlib is not installed")
+    assert quick_run["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_from_json_prints_and_replots_without_running(quick_run, tmp_path, capsys, monkeypatch):
+    def no_running(*args, **kwargs):
+        raise AssertionError("--from-json must not run the suite")
+
+    monkeypatch.setattr(cases, "all_cases", no_running)
+    argv = ["bench", "--from-json", str(quick_run["json_path"]), "--filter", "gather"]
+    if _has_matplotlib():
+        argv += ["--plot", str(tmp_path / "again.png")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "gather rows" in out
+    assert "tile (2,2)" not in out
+    if _has_matplotlib():
+        assert (tmp_path / "again.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_report_survives_its_json(quick_run, tmp_path):
+    report = Report.read(quick_run["json_path"])
+    report.write(tmp_path / "again.json")
+    assert json.loads((tmp_path / "again.json").read_text()) == quick_run["json"]
+
+
+def test_from_json_refuses_other_files(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text("{}")
+    with pytest.raises(ValueError, match="not a dmljax bench result"):
+        Report.read(path)
+
+
+def test_list_and_filter(capsys):
+    assert main(["bench", "--list", "--filter", "GATHER"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        f"{case.name}\t{case.operator}\t{'timed' if isinstance(case, Case) else 'eager'}"
+        for case in ALL_CASES
+        if "gather" in case.name
+    ]
+
+
+def test_a_filter_that_matches_nothing_exits_2(capsys):
+    assert main(["bench", "--filter", "no such case"]) == 2
+    assert "see --list" in capsys.readouterr().err
+
+
+def test_from_json_with_running_options_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "--from-json", "x.json", "--quick"])
+    assert e.value.code == 2
+    assert "--from-json" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_says_how_to_install(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
+    monkeypatch.setattr(cases, "all_cases", lambda: pytest.fail("must fail before running"))
+    assert main(["bench", "--quick", "--plot", str(tmp_path / "p.png")]) == 2
+    assert 'pip install "dmljax[plot]"' in capsys.readouterr().err
+
+
+def test_a_failing_case_exits_1_and_is_listed(monkeypatch, capsys, tmp_path):
+    broken = Case(
+        name="broken tile",
+        operator="TILE",
+        make_args=lambda key, quick: (jax.random.normal(key, (4, 4), jnp.float32),),
+        dmljax_fn=lambda x: dmljax.tile(x, (1, 2)),
+        jnp_fn=lambda x: jnp.tile(x, (2, 1)),
+        bytes_moved=lambda args: 3 * args[0].nbytes,
+    )
+    monkeypatch.setattr(cases, "OPERATORS", (lambda: [broken],))
+    json_path = tmp_path / "failed.json"
+    assert main(["bench", "--quick", "--json", str(json_path)]) == 1
+    out = capsys.readouterr().out
+    assert "!!! 1 case(s) FAILED" in out
+    assert "broken tile: dmljax gives float32[4,8], jnp gives float32[8,4]" in out
+    assert json.loads(json_path.read_text())["failures"] == [
+        "broken tile: dmljax gives float32[4,8], jnp gives float32[8,4]"
+    ]
+
+
+def test_python_dash_m_dmljax_runs_the_command_line():
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "dmljax", "bench", "--list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == f"{ALL_CASES[0].name}\t{ALL_CASES[0].operator}\ttimed"

@@ -30,6 +30,10 @@ from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, 
 from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
 from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
+from dmljax._src.strides import (
+    from_strided_buffer as from_strided_buffer,
+    to_strided_buffer as to_strided_buffer,
+)
 from dmljax._src.tensor_desc import TensorDesc as TensorDesc
 
 del _ops
@@ -57,10 +61,12 @@ __all__ = [
     "TileOperatorDesc",
     "compile_operator",
     "errors",
+    "from_strided_buffer",
     "gather",
     "gather_elements",
     "scatter",
     "scatter_elements",
     "slice1",
     "tile",
+    "to_strided_buffer",
 ]

@@ -19,6 +19,12 @@ import jax
 from dmljax._src.dtypes import require_x64, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel, OperatorSupport
 from dmljax._src.rules import check_bound_array
+from dmljax._src.strides import (
+    check_buffer_array,
+    read_strided,
+    require_non_overlapping,
+    write_strided,
+)
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -94,6 +100,10 @@ class CompiledOperator:
 
     The call checks each array's shape and dtype against its TensorDesc (while
     tracing, so also under ``jit`` and ``vmap``) and runs the jitted lowering.
+    A tensor whose desc has strides is bound as a flat buffer, as in DirectML:
+    a strided input is a 1-D array of at least ``buffer_element_count``
+    elements, and a strided output is returned as such a buffer, written over
+    zeros or over ``out_buffer=``, whose unaddressed elements are kept.
 
     Attributes:
         desc: the operator desc it was compiled from.
@@ -120,27 +130,45 @@ class CompiledOperator:
             (field, getattr(desc, field)) for field in definition.input_fields
         )
         self.output_desc: TensorDesc = getattr(desc, definition.output_field)
-        self._jitted = jax.jit(
-            definition.lower(desc, options), donate_argnums=(0,) if donate_input else ()
+        lowering = _through_buffers(
+            definition.lower(desc, options),
+            tuple(tensor for _, tensor in self._inputs),
+            self.output_desc,
         )
+        self._jitted = jax.jit(lowering, donate_argnums=(0,) if donate_input else ())
 
-    def _check_arguments(self, arrays: tuple[Any, ...]) -> None:
+    def _check_arguments(self, arrays: tuple[Any, ...], out_buffer: Any) -> tuple[Any, ...]:
         if len(arrays) != len(self._inputs):
             names = ", ".join(field for field, _ in self._inputs)
             raise ArgumentTypeError(
                 self._op, "arguments", f"{len(self._inputs)} arrays ({names})", len(arrays)
             )
         for (field, tensor), x in zip(self._inputs, arrays, strict=True):
-            check_bound_array(x, tensor, op=self._op, field=field)
+            if tensor.strides is None:
+                # The common case in two comparisons: eager calls are dispatch-bound.
+                if getattr(x, "shape", None) == tensor.sizes and x.dtype == tensor.dtype:
+                    continue
+                check_bound_array(x, tensor, op=self._op, field=field)
+            else:
+                check_buffer_array(x, tensor, op=self._op, field=f"the {field} argument")
+        if out_buffer is None:
+            return arrays
+        if self.output_desc.strides is None:
+            raise InvalidArgumentError(
+                self._op,
+                "out_buffer",
+                "None: only an output_tensor with strides is written into a buffer",
+                f"an array for output_tensor {self.output_desc.sizes} without strides",
+            )
+        check_buffer_array(out_buffer, self.output_desc, op=self._op, field="out_buffer")
+        return (*arrays, out_buffer)
 
-    def __call__(self, *arrays: Any) -> jax.Array:
-        self._check_arguments(arrays)
-        return self._jitted(*arrays)
+    def __call__(self, *arrays: Any, out_buffer: Any = None) -> jax.Array:
+        return self._jitted(*self._check_arguments(arrays, out_buffer))
 
-    def lower(self, *arrays: Any) -> Any:
+    def lower(self, *arrays: Any, out_buffer: Any = None) -> Any:
         """``jax.jit(...).lower`` of the operator for these arrays (to inspect its HLO)."""
-        self._check_arguments(arrays)
-        return self._jitted.lower(*arrays)
+        return self._jitted.lower(*self._check_arguments(arrays, out_buffer))
 
     def __repr__(self) -> str:
         options = f"feature_level={self.feature_level}"
@@ -149,6 +177,27 @@ class CompiledOperator:
         if self.donate_input:
             options += ", donate_input=True"
         return f"CompiledOperator({self.desc!r}, {options})"
+
+
+def _through_buffers(
+    lowering: Lowering, inputs: tuple[TensorDesc, ...], output: TensorDesc
+) -> Lowering:
+    """``lowering`` with strided inputs read from, and a strided output written to, buffers."""
+    if output.strides is None and all(tensor.strides is None for tensor in inputs):
+        return lowering
+
+    def run(*arrays: jax.Array) -> jax.Array:
+        logical = [
+            x if tensor.strides is None else read_strided(x, tensor)
+            for tensor, x in zip(inputs, arrays, strict=False)
+        ]
+        result = lowering(*logical)
+        if output.strides is None:
+            return result
+        out_buffer = arrays[len(inputs)] if len(arrays) > len(inputs) else None
+        return write_strided(result, output, out_buffer)
+
+    return run
 
 
 def compile_operator(
@@ -201,6 +250,11 @@ def compile_operator(
     return _compile(desc, options, donate_input, x64_enabled())
 
 
+def _layout(tensor: TensorDesc) -> str:
+    strides = "" if tensor.strides is None else f", strides {tensor.strides}"
+    return f"{tensor.data_type} {tensor.sizes}{strides}"
+
+
 @functools.lru_cache(maxsize=1024)
 def _compile(
     desc: Any, options: LoweringOptions, donate_input: bool, x64: bool
@@ -216,24 +270,18 @@ def _compile(
     definition.support.check(level, tensors, op=op)
     definition.validate(desc, level)
     for field, tensor in tensors.items():
-        if tensor.strides is not None:
-            raise InvalidArgumentError(
-                op,
-                f"{field}.strides",
-                "None: strided buffer tensors are not supported yet",
-                tensor.strides,
-                hint="Pass packed (row-major) tensors without strides.",
-            )
         require_x64(tensor.data_type, op=op, field=f"{field}.data_type")
+    output = tensors[definition.output_field]
+    require_non_overlapping(output, op=op, field=definition.output_field)
     if donate_input:
         donated = tensors[definition.input_fields[0]]
-        output = tensors[definition.output_field]
-        if (donated.sizes, donated.data_type) != (output.sizes, output.data_type):
+        if donated != output:
             raise InvalidArgumentError(
                 op,
                 "donate_input",
-                f"False: the output ({output.sizes}, {output.data_type}) cannot reuse the "
-                f"buffer of {definition.input_fields[0]} ({donated.sizes}, {donated.data_type})",
+                f"False: the output ({_layout(output)}) cannot reuse the buffer of "
+                f"{definition.input_fields[0]} ({_layout(donated)})",
                 True,
+                hint="Donation needs the two tensor descs to be equal.",
             )
     return CompiledOperator(desc, definition, options, donate_input=donate_input)

@@ -11,7 +11,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["gather", "gather_elements", "scatter", "slice", "slice1", "tile"]
+__all__ = [
+    "gather",
+    "gather_elements",
+    "read_strided",
+    "scatter",
+    "slice",
+    "slice1",
+    "tile",
+    "write_strided",
+]
 
 
 def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
@@ -140,4 +149,20 @@ def slice(
     output = np.empty(tuple(sizes), dtype=input.dtype)
     for c in np.ndindex(*sizes):
         output[c] = input[tuple(o + s * i for o, s, i in zip(offsets, strides, c, strict=True))]
+    return output
+
+
+def read_strided(buffer: np.ndarray, sizes: Sequence[int], strides: Sequence[int]) -> np.ndarray:
+    """DML_BUFFER_TENSOR_DESC: logical element ``c`` is ``buffer[sum(c[i] * strides[i])]``."""
+    output = np.empty(tuple(sizes), dtype=buffer.dtype)
+    for c in np.ndindex(*sizes):
+        output[c] = buffer[sum(i * stride for i, stride in zip(c, strides, strict=True))]
+    return output
+
+
+def write_strided(tensor: np.ndarray, strides: Sequence[int], buffer: np.ndarray) -> np.ndarray:
+    """A copy of the flat ``buffer`` with ``tensor[c]`` written at ``sum(c[i] * strides[i])``."""
+    output = buffer.copy()
+    for c in np.ndindex(*tensor.shape):
+        output[sum(i * stride for i, stride in zip(c, strides, strict=True))] = tensor[c]
     return output

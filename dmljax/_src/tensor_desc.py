@@ -178,6 +178,26 @@ class TensorDesc:
         """The number of elements of the logical tensor."""
         return math.prod(self.sizes)
 
+    @property
+    def buffer_element_count(self) -> int:
+        """Elements of the smallest buffer a strided desc binds: ``total_tensor_size_in_bytes``
+        rounded up to whole elements.
+
+        >>> import dmljax as dml
+        >>> dml.TensorDesc(data_type=dml.DataType.FLOAT16, sizes=(3,)).buffer_element_count
+        4
+        """
+        return -(-self.total_tensor_size_in_bytes * 8 // self.data_type.bit_width)
+
+    def packed_strides(self) -> tuple[int, ...]:
+        """The strides of the packed row-major layout of ``sizes`` (the last dimension is 1).
+
+        >>> import dmljax as dml
+        >>> dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 3, 4)).packed_strides()
+        (12, 4, 1)
+        """
+        return tuple(math.prod(self.sizes[d + 1 :]) for d in range(len(self.sizes)))
+
 
 def _coerce_data_type(value: Any) -> DataType:
     if isinstance(value, bool) or not isinstance(value, int):

@@ -19,7 +19,14 @@ from jax.core import Tracer
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["StaticInts", "as_array", "normalize_axis", "static_int", "static_int_tuple"]
+__all__ = [
+    "StaticInts",
+    "as_array",
+    "normalize_axis",
+    "static_bool",
+    "static_int",
+    "static_int_tuple",
+]
 
 StaticInts: TypeAlias = Sequence[SupportsIndex] | np.ndarray
 """A sequence (or 1-D NumPy array) of integers known while tracing: repeats, offsets, ..."""
@@ -56,6 +63,22 @@ def static_int(value: Any, *, op: str, field: str) -> int:
         raise InvalidArgumentError(op, field, "an integer", _describe(value)) from None
 
 
+def static_bool(value: Any, *, op: str, field: str) -> bool:
+    """``value`` if it is a Python bool; traced values and other types are refused."""
+    if isinstance(value, Tracer):
+        raise InvalidArgumentError(
+            op,
+            field,
+            "a static bool",
+            _describe(value),
+            hint="It decides how the operation is lowered, so it must be known while tracing: "
+            "pass True or False, or mark the argument static (jax.jit(..., static_argnames=...)).",
+        )
+    if not isinstance(value, bool):
+        raise ArgumentTypeError(op, field, "a bool", repr(value))
+    return value
+
+
 def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:
     """``values`` (a sequence or 1-D array of integers) as a tuple of Python ints."""
     if isinstance(values, Tracer):
@@ -87,12 +110,31 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     """``x`` as an array, for the functional faces: arrays as they are, scalars converted.
 
     Like :mod:`jax.numpy`, lists and tuples are refused rather than converted
-    element by element.
+    element by element, and so are arrays of strings, objects or dates, which
+    JAX cannot hold.
     """
-    if isinstance(x, jax.Array | np.ndarray):
+    if isinstance(x, jax.Array):
         return x
-    if isinstance(x, int | float | complex | np.generic):
-        return jnp.asarray(x)
+    if isinstance(x, np.ndarray | np.generic):
+        # NumPy scalars stay NumPy, like arrays: JAX would silently wrap a 64-bit
+        # scalar to 32 bits here, before the index rules could saturate it.
+        x = np.asarray(x)
+        if not (jnp.issubdtype(x.dtype, jnp.number) or x.dtype == np.bool_):
+            raise ArgumentTypeError(
+                op, field, "an array of numbers or bools", f"an array of dtype {x.dtype}"
+            )
+        return x
+    if isinstance(x, int | float | complex):
+        try:
+            return jnp.asarray(x)
+        except OverflowError:
+            raise InvalidArgumentError(
+                op,
+                field,
+                "a Python scalar that fits JAX's default integer type",
+                repr(x),
+                hint="Pass an array of an explicit dtype (64-bit ones need jax_enable_x64).",
+            ) from None
     raise ArgumentTypeError(
         op, field, "an array or a scalar", type(x).__name__, hint="Wrap it in jnp.asarray(...)."
     )

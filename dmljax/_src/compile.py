@@ -163,11 +163,25 @@ class CompiledOperator:
         check_buffer_array(out_buffer, self.output_desc, op=self._op, field="out_buffer")
         return (*arrays, out_buffer)
 
-    def __call__(self, *arrays: Any, out_buffer: Any = None) -> jax.Array:
+    def _refuse_keywords(self, named: dict[str, Any]) -> None:
+        name = next(iter(named))
+        order = ", ".join(field for field, _ in self._inputs)
+        raise ArgumentTypeError(
+            self._op,
+            name,
+            f"passed positionally, in DirectML's binding order ({order})",
+            "a keyword argument",
+        )
+
+    def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> jax.Array:
+        if named:
+            self._refuse_keywords(named)
         return self._jitted(*self._check_arguments(arrays, out_buffer))
 
-    def lower(self, *arrays: Any, out_buffer: Any = None) -> Any:
+    def lower(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
         """``jax.jit(...).lower`` of the operator for these arrays (to inspect its HLO)."""
+        if named:
+            self._refuse_keywords(named)
         return self._jitted.lower(*self._check_arguments(arrays, out_buffer))
 
     def __repr__(self) -> str:
@@ -242,10 +256,11 @@ def compile_operator(
            [1., 2., 1., 2., 1., 2.]], dtype=float32)
     """
     _lookup(desc)  # an unknown desc type fails before anything else is looked at
-    level = FeatureLevel.coerce(feature_level, op="compile_operator")
+    op = type(desc).__name__
+    level = FeatureLevel.coerce(feature_level, op=op)
     for name, flag in (("deterministic", deterministic), ("donate_input", donate_input)):
         if not isinstance(flag, bool):
-            raise ArgumentTypeError("compile_operator", name, "a bool", repr(flag))
+            raise ArgumentTypeError(op, name, "a bool", repr(flag))
     options = LoweringOptions(feature_level=level, deterministic=deterministic)
     return _compile(desc, options, donate_input, x64_enabled())
 

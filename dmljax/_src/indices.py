@@ -78,7 +78,10 @@ def _jax_index_dtype(dim: int) -> np.dtype[Any]:
 
 def _widened_signed(indices: jax.Array, dim: int) -> jax.Array:
     """Signed indices in a type that holds them and ``dim``, so ``i + dim`` cannot overflow."""
-    wide = jnp.promote_types(indices.dtype, _jax_index_dtype(dim))
+    wide = _jax_index_dtype(dim)
+    # Not jnp.promote_types: it refuses to promote the 2- and 4-bit integer types.
+    if jnp.iinfo(indices.dtype).bits > 8 * wide.itemsize:
+        wide = np.dtype(indices.dtype)
     return indices.astype(wide)
 
 

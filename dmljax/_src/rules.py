@@ -15,6 +15,7 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "check_bound_array",
+    "require_c_int32",
     "require_same_data_type",
     "require_same_dimension_count",
     "require_sizes",
@@ -64,6 +65,21 @@ def require_sizes(
     """``tensor.sizes`` must equal ``expected``, the sizes the operator computes."""
     if tensor.sizes != expected:
         raise InvalidArgumentError(op, f"{field}.sizes", f"{expected} ({why})", tensor.sizes)
+
+
+def require_c_int32(values: tuple[int, ...], *, signed: bool, op: str, field: str) -> None:
+    """Each value fits its DirectML field's C type: ``INT`` if ``signed``, ``UINT`` otherwise.
+
+    Needed only where no other rule bounds a field (a stride of 2**40 reads one
+    element of any input, but no DML desc can hold it).
+    """
+    low, high = (-(2**31), 2**31 - 1) if signed else (0, 2**32 - 1)
+    c_type = "an INT" if signed else "a UINT"
+    for i, value in enumerate(values):
+        if not low <= value <= high:
+            raise InvalidArgumentError(
+                op, f"{field}[{i}]", f"in [{low}, {high}] ({c_type} in DirectML)", value
+            )
 
 
 def right_align(sizes: tuple[int, ...], dimension_count: int) -> tuple[int, ...] | None:

@@ -23,7 +23,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
-from dmljax._src.arguments import as_array, normalize_axis, static_int
+from dmljax._src.arguments import as_array, normalize_axis, static_bool, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import (
@@ -39,7 +39,7 @@ from dmljax._src.rules import (
     require_tensor_desc,
 )
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+from dmljax.errors import InvalidArgumentError
 
 __all__ = ["Reduction", "ScatterOperatorDesc", "scatter"]
 
@@ -241,8 +241,8 @@ def scatter(
     Raises:
         InvalidArgumentError: float indices, a rank mismatch, indices larger
             than ``x`` off ``axis``, updates of another shape or dtype, an
-            unknown reduction, ``deterministic=True`` with a reduction, or
-            ``"add"``/``"mul"`` on bools.
+            unknown reduction, a traced ``deterministic``, ``deterministic=True``
+            with a reduction, or ``"add"``/``"mul"`` on bools.
 
     Differentiable with respect to ``x`` and ``updates`` (``d out/d x`` is zero
     where an update landed), except ``reduction="mul"`` with respect to
@@ -279,12 +279,12 @@ def scatter(
             np.dtype(updates.dtype).name,
             hint=f"Convert the updates with .astype({x_dtype.name!r}).",
         )
-    if reduction not in _REDUCTIONS:
+    # The str test first: `in` would compare an array element by element.
+    if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
         raise InvalidArgumentError(
             _FUNCTION, "reduction", f"one of {', '.join(map(repr, _REDUCTIONS))}", repr(reduction)
         )
-    if not isinstance(deterministic, bool):
-        raise ArgumentTypeError(_FUNCTION, "deterministic", "a bool", repr(deterministic))
+    deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
     if deterministic and reduction != "none":
         raise InvalidArgumentError(
             _FUNCTION,

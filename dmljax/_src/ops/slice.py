@@ -18,6 +18,7 @@ from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.slice1 import slice1_lowering
 from dmljax._src.rules import (
+    require_c_int32,
     require_same_data_type,
     require_same_dimension_count,
     require_sizes,
@@ -101,6 +102,7 @@ def _validate(desc: SliceOperatorDesc, level: FeatureLevel) -> None:
                 f"the input (below {dim} along dimension {i})",
                 f"{size} (last read at {last_read})",
             )
+    require_c_int32(desc.strides, signed=False, op=_DESC, field="strides")
     require_same_data_type(
         _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )

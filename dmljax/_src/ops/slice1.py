@@ -23,6 +23,7 @@ from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import (
+    require_c_int32,
     require_same_data_type,
     require_same_dimension_count,
     require_tensor_desc,
@@ -171,7 +172,9 @@ def slice1_lowering(
     for d, (offset, size, stride, out) in enumerate(
         zip(offsets, sizes, strides, output_sizes, strict=True)
     ):
-        step = abs(stride)
+        # A single element needs no step, and XLA's int64 slice attributes could not
+        # hold an arbitrarily large one.
+        step = abs(stride) if out > 1 else 1
         if stride > 0 or out == 0:
             first = offset
         else:  # walk back from the window's end: the same elements, ascending, then reversed
@@ -267,6 +270,7 @@ def _validate(desc: Slice1OperatorDesc, level: FeatureLevel) -> None:
         fields=_WINDOW_FIELDS,
         allow_empty=False,
     )
+    require_c_int32(desc.input_window_strides, signed=True, op=_DESC, field="input_window_strides")
     require_same_data_type(
         _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
@@ -133,9 +136,26 @@ def tile_lowering(x: jax.Array, *, repeats: tuple[int, ...]) -> jax.Array:
     if all(repeat == 1 for repeat in repeats):
         return x
     only_minor_axis = all(repeat == 1 for repeat in repeats[:-1])
-    if only_minor_axis or min(repeats) == 0 or max(repeats) > _MAX_CONCATENATED_REPEAT:
+    if (
+        only_minor_axis
+        or min(repeats) == 0
+        or max(repeats) > _MAX_CONCATENATED_REPEAT
+        or _concatenation_may_change_bits(x.dtype)
+    ):
         return _tile_by_broadcast(x, repeats)
     return _tile_by_concatenation(x, repeats)
+
+
+def _concatenation_may_change_bits(dtype: Any) -> bool:
+    """Whether XLA may compute a concatenate of ``dtype`` in a wider float type.
+
+    XLA:CPU concatenates bfloat16 and the float8 types through float32, which
+    replaces every NaN's payload with the canonical NaN (jax 0.10.2); a
+    broadcast, like jnp.tile's, keeps every bit.
+    """
+    dtype = np.dtype(dtype)
+    native = (np.float16, np.float32, np.float64)
+    return bool(jnp.issubdtype(dtype, jnp.floating)) and dtype not in native
 
 
 _tile_jitted = jax.jit(tile_lowering, static_argnames=("repeats",))
@@ -158,8 +178,9 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
         An array of shape ``x.shape[i] * repeats[i]`` and the dtype of ``x``.
 
     Raises:
-        InvalidArgumentError: a negative, non-integer or traced repeat, or not
-            one repeat per dimension.
+        InvalidArgumentError: a negative, non-integer or traced repeat, not
+            one repeat per dimension, or a result too large for XLA to size
+            (more than 2**63 - 1 bytes).
 
     Differentiable (the gradient sums the copies), and usable under
     :func:`jax.jit` and :func:`jax.vmap`.
@@ -183,7 +204,31 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     for i, repeat in enumerate(repeats):
         if repeat < 0:
             raise InvalidArgumentError(_FUNCTION, f"repeats[{i}]", "a non-negative integer", repeat)
+    extent = _extent_in_bytes(x.shape, repeats, np.dtype(x.dtype).itemsize)
+    if extent > _MAX_XLA_BYTES:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "repeats",
+            f"small enough that the result fits XLA's sizes: x.shape times repeats, empty "
+            f"dimensions counted as 1, at most {_MAX_XLA_BYTES} bytes",
+            f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
+            f"{np.dtype(x.dtype).name})",
+        )
     return _tile_jitted(x, repeats=repeats)
+
+
+# XLA counts an array's bytes in an int64, and a shape past that aborts the whole
+# process (jnp.tile lets it through); sizes below it fail, if at all, as out of memory.
+_MAX_XLA_BYTES = 2**63 - 1
+
+
+def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int) -> int:
+    # Zeros counted as 1: XLA multiplies the dimensions of the lowering's
+    # intermediate (repeat, size) shape one by one, so a huge repeat of an empty
+    # array overflows too.
+    return itemsize * math.prod(
+        max(size, 1) * max(repeat, 1) for size, repeat in zip(shape, repeats, strict=True)
+    )
 
 
 def _lower(desc: TileOperatorDesc, options: LoweringOptions) -> Any:

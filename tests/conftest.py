@@ -1,12 +1,18 @@
-"""Test configuration: strict JAX numerics and hypothesis profiles.
+"""Test configuration: eight CPU devices, strict JAX numerics and hypothesis profiles.
 
 Set DMLJAX_HYPOTHESIS_PROFILE=thorough for a longer property sweep.
 """
 
 import os
 
-import hypothesis
-import jax
+# Eight CPU devices for the sharding tests; the flag is read when JAX starts its
+# backends, so it must be set before anything imports jax.
+_DEVICES_FLAG = "--xla_force_host_platform_device_count=8"
+if _DEVICES_FLAG not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_DEVICES_FLAG}".strip()
+
+import hypothesis  # noqa: E402
+import jax  # noqa: E402
 
 jax.config.update("jax_numpy_rank_promotion", "raise")
 

@@ -5,30 +5,32 @@ An element-wise index tensor has the rank of the data tensor, and its element
 requires its sizes to equal the data's on every other axis; ONNX and PyTorch
 allow them to be smaller, and so do dmljax's functional faces.
 
-Both operators are lowered the same way: the element coordinates become flat
-row-major offsets into ``data.reshape(-1)`` and a one-dimensional gather or
-scatter does the work. Along a non-minor axis the data is first transposed so
-that the axis is last (measured on an H100: 3.0x faster for gathers and 1.9x
-for scatters along axis 0 of a 4096x16384 array than the direct form, whose
-accesses stride across rows).
+Both operators lower to one XLA gather or scatter whose dimensions other
+than ``axis`` are *batching* dimensions (``operand_batching_dims``), the form
+of :func:`jax.numpy.take_along_axis`: as fast as a gather of flat offsets on
+an H100, and XLA's SPMD partitioner keeps a batch-sharded operand where it is
+instead of gathering it onto every device. Along a non-minor axis the data is
+first transposed so that the axis is last (measured on an H100: 3.0x faster
+for gathers and 1.9x for scatters along axis 0 of a 4096x16384 array than the
+direct form, whose accesses stride across rows).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import lax
 
 from dmljax.errors import InvalidArgumentError
 
 __all__ = [
     "check_index_shape",
-    "flat_offsets",
     "from_minor_axis",
+    "gather_along_axis",
+    "pad_to_operand",
+    "scatter_dimension_numbers",
     "to_minor_axis",
     "uses_minor_axis_form",
 ]
@@ -79,20 +81,65 @@ def from_minor_axis(x: jax.Array, axis: int) -> jax.Array:
     return jnp.moveaxis(x, -1, axis)
 
 
-def flat_offsets(data_shape: Sequence[int], axis_indices: jax.Array, axis: int) -> jax.Array:
-    """Row-major offsets into ``data.reshape(-1)`` of each element named by ``axis_indices``.
+def _batching(ndim: int, axis: int) -> tuple[int, ...]:
+    return tuple(d for d in range(ndim) if d != axis)
 
-    ``axis_indices`` holds in-range indices along ``axis``, or ``data_shape[axis]``
-    for an index to drop; those map to ``prod(data_shape)``, past the end, so a
-    scatter in a dropping mode skips them.
+
+def gather_along_axis(x: jax.Array, axis_indices: jax.Array, axis: int) -> jax.Array:
+    """``out[c] = x[c with c[axis] := axis_indices[c]]`` for in-range indices.
+
+    ``axis_indices`` has the rank of ``x`` and, off ``axis``, sizes no larger
+    than ``x``'s; the rest of ``x`` is never read.
     """
-    size = math.prod(data_shape)
-    dtype = np.dtype(np.int32 if size < np.iinfo(np.int32).max else np.int64)
-    strides = [math.prod(data_shape[d + 1 :]) for d in range(len(data_shape))]
-    shape = axis_indices.shape
-    offsets = axis_indices.astype(dtype) * jnp.asarray(strides[axis], dtype)
-    for d, stride in enumerate(strides):
-        if d != axis and shape[d] > 1:
-            offsets = offsets + lax.broadcasted_iota(dtype, shape, d) * jnp.asarray(stride, dtype)
-    dropped = axis_indices == jnp.asarray(data_shape[axis], axis_indices.dtype)
-    return jnp.where(dropped, jnp.asarray(size, dtype), offsets)
+    limits = tuple(x.shape[d] if d == axis else n for d, n in enumerate(axis_indices.shape))
+    if limits != x.shape:
+        x = lax.slice(x, (0,) * x.ndim, limits)
+    batch = _batching(x.ndim, axis)
+    dimension_numbers = lax.GatherDimensionNumbers(
+        offset_dims=(),
+        collapsed_slice_dims=(axis,),
+        start_index_map=(axis,),
+        operand_batching_dims=batch,
+        start_indices_batching_dims=batch,
+    )
+    # The indices are in range: CLIP is the bare gather, and its transpose a scatter-add.
+    return lax.gather(
+        x,
+        axis_indices[..., None],
+        dimension_numbers,
+        (1,) * x.ndim,
+        mode=lax.GatherScatterMode.CLIP,
+    )
+
+
+def scatter_dimension_numbers(ndim: int, axis: int) -> lax.ScatterDimensionNumbers:
+    """One element per index, along ``axis``, every other dimension a batching one."""
+    batch = _batching(ndim, axis)
+    return lax.ScatterDimensionNumbers(
+        update_window_dims=(),
+        inserted_window_dims=(axis,),
+        scatter_dims_to_operand_dims=(axis,),
+        operand_batching_dims=batch,
+        scatter_indices_batching_dims=batch,
+    )
+
+
+def pad_to_operand(
+    axis_indices: jax.Array, updates: jax.Array, shape: Sequence[int], axis: int
+) -> tuple[jax.Array, jax.Array]:
+    """Indices and updates grown to ``shape`` off ``axis``, the new indices out of range.
+
+    Batching dimensions need equal sizes; an index of ``shape[axis]`` is dropped
+    by the scatter, so the padding writes nothing.
+    """
+    widths = [
+        (0, 0 if d == axis else size - n, 0)
+        for d, (size, n) in enumerate(zip(shape, updates.shape, strict=True))
+    ]
+    if all(high == 0 for _, high, _ in widths):
+        return axis_indices, updates
+    dropped = jnp.asarray(shape[axis], axis_indices.dtype)
+    return (
+        lax.pad(axis_indices, dropped, widths),
+        lax.pad(updates, jnp.zeros((), updates.dtype), widths),
+    )

@@ -14,7 +14,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
@@ -112,16 +111,9 @@ def gather_elements_lowering(
     minor = elements.uses_minor_axis_form(x.ndim, axis)
     if minor:
         x, indices = elements.to_minor_axis(x, axis), elements.to_minor_axis(indices, axis)
-    last = axis if not minor else x.ndim - 1
+    last = x.ndim - 1 if minor else axis
     axis_indices = clamp_indices(indices, x.shape[last], wrap_negative=wrap_negative)
-    offsets = elements.flat_offsets(x.shape, axis_indices, last)
-    dimension_numbers = lax.GatherDimensionNumbers(
-        offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)
-    )
-    # In-range offsets; CLIP is the bare gather and its transpose a scatter-add.
-    out = lax.gather(
-        x.reshape(-1), offsets[..., None], dimension_numbers, (1,), mode=lax.GatherScatterMode.CLIP
-    )
+    out = elements.gather_along_axis(x, axis_indices, last)
     return elements.from_minor_axis(out, axis) if minor else out
 
 

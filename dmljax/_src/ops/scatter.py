@@ -55,12 +55,6 @@ _COMBINERS = {
     "max": lax.scatter_max,
     "min": lax.scatter_min,
 }
-_FLAT = lax.ScatterDimensionNumbers(
-    update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,)
-)
-_FLAT_GATHER = lax.GatherDimensionNumbers(
-    offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)
-)
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
 
@@ -140,20 +134,26 @@ def _validate(desc: ScatterOperatorDesc, level: FeatureLevel) -> None:
     )
 
 
-def _last_writers_only(offsets: jax.Array, positions: jax.Array, size: int) -> jax.Array:
-    """``offsets`` with every update but the last (largest position) per target dropped.
+def _last_writers_only(
+    axis_indices: jax.Array, positions: jax.Array, shape: tuple[int, ...], axis: int
+) -> jax.Array:
+    """``axis_indices`` with every update but the last (largest position) per target dropped.
 
     A scatter-max of the updates' row-major positions finds each target's last
-    writer exactly (max is order-independent); the others are pointed past the
-    end, so the remaining offsets are unique and any backend writes the same.
+    writer exactly (max is order-independent); the others are pointed out of
+    range, so the remaining indices are unique and any backend writes the same.
     """
+    dimension_numbers = elements.scatter_dimension_numbers(len(shape), axis)
     winners = lax.scatter_max(
-        jnp.full((size,), -1, positions.dtype), offsets[..., None], positions, _FLAT, mode=_DROP
+        jnp.full(shape, -1, positions.dtype),
+        axis_indices[..., None],
+        positions,
+        dimension_numbers,
+        mode=_DROP,
     )
-    winner_at_target = lax.gather(
-        winners, offsets[..., None], _FLAT_GATHER, (1,), mode=_DROP, fill_value=-1
-    )
-    return jnp.where(winner_at_target == positions, offsets, jnp.asarray(size, offsets.dtype))
+    winner_at_target = elements.gather_along_axis(winners, axis_indices, axis)
+    dropped = jnp.asarray(shape[axis], axis_indices.dtype)
+    return jnp.where(winner_at_target == positions, axis_indices, dropped)
 
 
 def scatter_lowering(
@@ -181,18 +181,22 @@ def scatter_lowering(
             positions = elements.to_minor_axis(positions, axis)
     last = x.ndim - 1 if minor else axis
     axis_indices = drop_out_of_range_indices(indices, x.shape[last], wrap_negative=wrap_negative)
-    offsets = elements.flat_offsets(x.shape, axis_indices, last)
-    flat = x.reshape(-1)
+    if positions is not None:
+        positions = elements.pad_to_operand(axis_indices, positions, x.shape, last)[1]
+    axis_indices, updates = elements.pad_to_operand(axis_indices, updates, x.shape, last)
+    dimension_numbers = elements.scatter_dimension_numbers(x.ndim, last)
     if reduction == "none":
         if positions is not None:
-            offsets = _last_writers_only(offsets, positions, flat.size)
+            axis_indices = _last_writers_only(axis_indices, positions, x.shape, last)
         # DirectML SCATTER overwrites and calls duplicates invalid: promising unique
         # indices gives the fast non-atomic path (1.3-1.45x for 16- and 8-bit types).
-        out = lax.scatter(flat, offsets[..., None], updates, _FLAT, unique_indices=True, mode=_DROP)
+        out = lax.scatter(
+            x, axis_indices[..., None], updates, dimension_numbers, unique_indices=True, mode=_DROP
+        )
     else:
         # Reductions combine duplicates: never promise unique or sorted indices here.
-        out = _COMBINERS[reduction](flat, offsets[..., None], updates, _FLAT, mode=_DROP)
-    out = out.reshape(x.shape)
+        combine = _COMBINERS[reduction]
+        out = combine(x, axis_indices[..., None], updates, dimension_numbers, mode=_DROP)
     return elements.from_minor_axis(out, axis) if minor else out
 
 

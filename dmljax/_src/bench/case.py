@@ -36,7 +36,14 @@ class Case:
             must have its shape and dtype, because each timed call's output is
             passed in as the next call's donated operand.
         target_ratio: the largest dmljax/jnp time ratio that meets the target
-            (1.05, or less where an operator must beat the plain jnp form).
+            (1.05, or less where an operator must beat the plain jnp form); None
+            for a case reported only, whose dmljax call does more than its jnp
+            form (deterministic scatter): then no target compares it with jnp,
+            neither time nor kernels nor compile time.
+        min_pct_of_copy: the least bandwidth, in % of the copy's over the same
+            bytes, that dmljax must reach; None for no such target. It suits
+            cases whose ideal bytes are what the hardware moves (row gathers,
+            reversals), not those bound by sectors or random access.
 
     >>> import jax.numpy as jnp, dmljax as dml
     >>> case = Case(
@@ -56,7 +63,8 @@ class Case:
     jnp_fn: Callable[..., jax.Array]
     bytes_moved: Callable[[Sequence[jax.Array]], int]
     donate_argnums: tuple[int, ...] = ()
-    target_ratio: float = 1.05
+    target_ratio: float | None = 1.05
+    min_pct_of_copy: float | None = None
 
     def __post_init__(self) -> None:
         if len(self.donate_argnums) > 1:
@@ -64,9 +72,14 @@ class Case:
                 f"Case {self.name!r}: donate_argnums must hold at most one operand (the one "
                 f"each call's output replaces); got {self.donate_argnums}."
             )
-        if self.target_ratio <= 0:
+        if self.target_ratio is not None and self.target_ratio <= 0:
             raise ValueError(
-                f"Case {self.name!r}: target_ratio must be > 0; got {self.target_ratio}."
+                f"Case {self.name!r}: target_ratio must be > 0 or None; got {self.target_ratio}."
+            )
+        if self.min_pct_of_copy is not None and not 0 < self.min_pct_of_copy <= 100:
+            raise ValueError(
+                f"Case {self.name!r}: min_pct_of_copy must be in (0, 100] or None; "
+                f"got {self.min_pct_of_copy}."
             )
 
     @property

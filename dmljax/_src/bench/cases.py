@@ -13,11 +13,20 @@ from collections.abc import Callable, Sequence
 
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 import dmljax as dml
 from dmljax._src.bench.case import Case, EagerCase
 
-__all__ = ["OPERATORS", "all_cases", "gather_cases", "tile_cases"]
+__all__ = [
+    "OPERATORS",
+    "all_cases",
+    "gather_cases",
+    "gather_elements_cases",
+    "scatter_cases",
+    "slice1_cases",
+    "tile_cases",
+]
 
 _F32 = jnp.float32
 _I32 = jnp.int32
@@ -103,6 +112,7 @@ def _gather_rows() -> Case:
         dmljax_fn=lambda table, idx: dml.gather(table, idx, axis=0),
         jnp_fn=jnp_take,
         bytes_moved=_gather_bytes(jnp_take),
+        min_pct_of_copy=85.0,  # rows of 1 KiB stream like a copy (jnp: 95 % on an H100)
     )
 
 
@@ -160,7 +170,253 @@ def gather_cases() -> list[Case | EagerCase]:
     return [_gather_rows(), _gather_columns(), _gather_eager()]
 
 
-OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (tile_cases, gather_cases)
+def _gather_elements_case(axis: int, target_ratio: float) -> Case:
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        # 4096x16384 f32 (256 MiB) and one random int32 index per element (256 MiB).
+        shape = (256, 2048) if quick else (4096, 16384)
+        x_key, index_key = jax.random.split(key)
+        x = jax.random.normal(x_key, shape, _F32)
+        return x, jax.random.randint(index_key, shape, 0, shape[axis], _I32)
+
+    def jnp_take_along(x: jax.Array, idx: jax.Array) -> jax.Array:
+        return jnp.take_along_axis(x, idx, axis=axis)
+
+    return Case(
+        name=f"gather_elements axis {axis}",
+        operator="GATHER_ELEMENTS",
+        make_args=make_args,
+        dmljax_fn=lambda x, idx: dml.gather_elements(x, idx, axis=axis),
+        jnp_fn=jnp_take_along,
+        bytes_moved=_gather_bytes(jnp_take_along),  # out + idx + out, as for GATHER
+        target_ratio=target_ratio,
+    )
+
+
+def _gather_elements_eager() -> EagerCase:
+    def make_args(key: jax.Array) -> tuple[jax.Array, ...]:
+        x_key, index_key = jax.random.split(key)
+        x = jax.random.normal(x_key, (8, 8), _F32)
+        return x, jax.random.randint(index_key, (8, 8), 0, 8, _I32)
+
+    def desc_op(x: jax.Array, idx: jax.Array) -> Callable[..., jax.Array]:
+        f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
+        desc = dml.GatherElementsOperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
+            indices_tensor=dml.TensorDesc(data_type=i32, sizes=idx.shape),
+            output_tensor=dml.TensorDesc(data_type=f32, sizes=idx.shape),
+            axis=1,
+        )
+        return dml.compile_operator(desc)
+
+    return EagerCase(
+        name="gather_elements eager",
+        operator="GATHER_ELEMENTS",
+        make_args=make_args,
+        functional=lambda x, idx: dml.gather_elements(x, idx, axis=1),
+        desc_op=desc_op,
+        jnp_fn=lambda x, idx: jnp.take_along_axis(x, idx, axis=1),
+    )
+
+
+def gather_elements_cases() -> list[Case | EagerCase]:
+    """GATHER_ELEMENTS of a 4096x16384 f32 along axis 1 and 0, against ``jnp.take_along_axis``.
+
+    Along axis 0 dmljax must be 2.5x faster than that direct form, whose reads
+    stride across rows: it moves the axis last (performance.md §2.1).
+    """
+    return [
+        _gather_elements_case(axis=1, target_ratio=1.05),
+        _gather_elements_case(axis=0, target_ratio=1 / 2.5),
+        _gather_elements_eager(),
+    ]
+
+
+def _distinct_indices(key: jax.Array, shape: tuple[int, int], picked: int, axis: int) -> jax.Array:
+    """``picked`` distinct random indices into each line of ``shape`` along ``axis``.
+
+    A random permutation per line (argsort of uniform noise, on the device), cut
+    to its first ``picked``: unique targets, so that every scatter writes the
+    same output and dmljax's can be checked bit for bit against jnp's.
+    """
+    order = jnp.argsort(jax.random.uniform(key, shape, _F32), axis=axis).astype(_I32)
+    return lax.slice_in_dim(order, 0, picked, axis=axis)
+
+
+def _scatter_args(axis: int) -> Callable[[jax.Array, bool], tuple[jax.Array, ...]]:
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        # 4096x16384 f32 (256 MiB) takes half a line of updates: 8192 per row along
+        # axis 1 (performance.md §1), 2048 per column along axis 0.
+        shape = (256, 2048) if quick else (4096, 16384)
+        picked = shape[axis] // 2
+        x_key, index_key, update_key = jax.random.split(key, 3)
+        x = jax.random.normal(x_key, shape, _F32)
+        idx = _distinct_indices(index_key, shape, picked, axis)
+        return x, idx, jax.random.normal(update_key, idx.shape, _F32)
+
+    return make_args
+
+
+def _jnp_scatter_axis1(x: jax.Array, idx: jax.Array, updates: jax.Array) -> jax.Array:
+    rows = jnp.arange(x.shape[0])[:, None]
+    return x.at[rows, idx].set(updates)
+
+
+def _jnp_scatter_axis0(x: jax.Array, idx: jax.Array, updates: jax.Array) -> jax.Array:
+    columns = jnp.arange(x.shape[1])[None, :]
+    return x.at[idx, columns].set(updates)
+
+
+def _scatter_out_of_place_bytes(args: Sequence[jax.Array]) -> int:
+    # Copy the operand (read + write), read the updates and indices; the updates' writes
+    # land in the copy and are not counted twice (performance.md §5 item 7).
+    x, idx, updates = args
+    return 2 * x.nbytes + updates.nbytes + idx.nbytes
+
+
+def _scatter_in_place_bytes(args: Sequence[jax.Array]) -> int:
+    # The operand is updated where it lies: read the updates and indices, write the updates.
+    _, idx, updates = args
+    return 2 * updates.nbytes + idx.nbytes
+
+
+def _scatter_case(
+    name: str,
+    *,
+    axis: int,
+    deterministic: bool = False,
+    donated: bool = False,
+    target_ratio: float | None = 1.05,
+) -> Case:
+    return Case(
+        name=name,
+        operator="SCATTER",
+        make_args=_scatter_args(axis),
+        dmljax_fn=lambda x, idx, u: dml.scatter(x, idx, u, axis=axis, deterministic=deterministic),
+        jnp_fn=_jnp_scatter_axis1 if axis == 1 else _jnp_scatter_axis0,
+        bytes_moved=_scatter_in_place_bytes if donated else _scatter_out_of_place_bytes,
+        donate_argnums=(0,) if donated else (),
+        target_ratio=target_ratio,
+    )
+
+
+def _scatter_eager() -> EagerCase:
+    def make_args(key: jax.Array) -> tuple[jax.Array, ...]:
+        x_key, index_key, update_key = jax.random.split(key, 3)
+        x = jax.random.normal(x_key, (8, 8), _F32)
+        idx = _distinct_indices(index_key, (8, 8), 4, axis=1)
+        return x, idx, jax.random.normal(update_key, idx.shape, _F32)
+
+    def desc_op(x: jax.Array, idx: jax.Array, updates: jax.Array) -> Callable[..., jax.Array]:
+        f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
+        desc = dml.ScatterOperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
+            indices_tensor=dml.TensorDesc(data_type=i32, sizes=idx.shape),
+            updates_tensor=dml.TensorDesc(data_type=f32, sizes=updates.shape),
+            output_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
+            axis=1,
+        )
+        return dml.compile_operator(desc)
+
+    return EagerCase(
+        name="scatter eager",
+        operator="SCATTER",
+        make_args=make_args,
+        functional=lambda x, idx, u: dml.scatter(x, idx, u, axis=1),
+        desc_op=desc_op,
+        jnp_fn=_jnp_scatter_axis1,
+    )
+
+
+def scatter_cases() -> list[Case | EagerCase]:
+    """SCATTER of unique random indices into a 4096x16384 f32, against ``x.at[...].set``.
+
+    Along axis 1 out of place and donated (in place); along axis 0, where dmljax
+    must be 1.8x faster (it moves the axis last, performance.md §2.2); and
+    ``deterministic=True`` along axis 1, reported only: its cost against the
+    default (the "scatter axis 1" row) is the figure of interest.
+    """
+    return [
+        _scatter_case("scatter axis 1", axis=1),
+        _scatter_case("scatter axis 1 donated", axis=1, donated=True),
+        _scatter_case("scatter axis 0", axis=0, target_ratio=1 / 1.8),
+        _scatter_case(
+            "scatter axis 1 deterministic", axis=1, deterministic=True, target_ratio=None
+        ),
+        _scatter_eager(),
+    ]
+
+
+def _slice1_case(
+    name: str,
+    strides: tuple[int, int],
+    jnp_fn: Callable[[jax.Array], jax.Array],
+    *,
+    min_pct_of_copy: float | None = None,
+) -> Case:
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        side = 1024 if quick else 8192  # 4 MiB / 256 MiB of f32
+        return (jax.random.normal(key, (side, side), _F32),)
+
+    def bytes_moved(args: Sequence[jax.Array]) -> int:
+        # Useful bytes: the elements copied, read once and written once. A strided
+        # window touches more (whole 32 B sectors) than it uses (performance.md §2.3).
+        return 2 * _output_nbytes(jnp_fn, args)
+
+    return Case(
+        name=name,
+        operator="SLICE1",
+        make_args=make_args,
+        dmljax_fn=lambda x: dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=strides),
+        jnp_fn=jnp_fn,
+        bytes_moved=bytes_moved,
+        min_pct_of_copy=min_pct_of_copy,
+    )
+
+
+def _slice1_eager() -> EagerCase:
+    strides = (-2, -2)
+
+    def desc_op(x: jax.Array) -> Callable[..., jax.Array]:
+        f32 = dml.DataType.FLOAT32
+        desc = dml.Slice1OperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
+            output_tensor=dml.TensorDesc(data_type=f32, sizes=(x.shape[0] // 2, x.shape[1] // 2)),
+            input_window_offsets=(0, 0),
+            input_window_sizes=x.shape,
+            input_window_strides=strides,
+        )
+        return dml.compile_operator(desc)
+
+    return EagerCase(
+        name="slice1 eager",
+        operator="SLICE1",
+        make_args=lambda key: (jax.random.normal(key, (8, 8), _F32),),
+        functional=lambda x: dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=strides),
+        desc_op=desc_op,
+        jnp_fn=lambda x: x[::-2, ::-2],
+    )
+
+
+def slice1_cases() -> list[Case | EagerCase]:
+    """SLICE1 of an 8192x8192 f32 against basic indexing: ``x[::-1]`` and ``x[::-2, ::-2]``.
+
+    The reversal moves every byte once, like a copy, and must run at 85 % of the
+    copy's bandwidth as well as within 1.05x of jnp.
+    """
+    return [
+        _slice1_case("slice1 reversal", (-1, 1), lambda x: x[::-1], min_pct_of_copy=85.0),
+        _slice1_case("slice1 [::-2, ::-2]", (-2, -2), lambda x: x[::-2, ::-2]),
+        _slice1_eager(),
+    ]
+
+
+OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
+    tile_cases,
+    gather_cases,
+    gather_elements_cases,
+    scatter_cases,
+    slice1_cases,
+)
 
 
 def all_cases() -> list[Case | EagerCase]:

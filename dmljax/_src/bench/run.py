@@ -74,6 +74,7 @@ def run_case(
         name=case.name,
         operator=case.operator,
         target_ratio=case.target_ratio,
+        min_pct_of_copy=case.min_pct_of_copy,
         args=[],
         donated=case.donated is not None,
     )

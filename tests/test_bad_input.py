@@ -41,6 +41,7 @@ F32, F16, U32, I32 = T.FLOAT32, T.FLOAT16, T.UINT32, T.INT32
 X64_HINT = ("jax_enable_x64", "jax.config.update('jax_enable_x64', True)")
 TRACED = ("a traced value", "static_argnames")
 
+
 class Case(NamedTuple):
     """One row: calling ``trigger`` must raise ``error`` naming ``op`` and ``field``."""
 

@@ -134,7 +134,8 @@ _BY_DTYPE: dict[np.dtype[Any], DataType] = {info.dtype: t for t, info in _INFO.i
 
 def x64_enabled() -> bool:
     """Whether 64-bit types are on, honouring ``with jax.enable_x64(...)`` scopes."""
-    return jax.dtypes.canonicalize_dtype(np.int64) == np.int64
+    # Read on every eager call of a functional face: the flag itself is the cheapest test.
+    return bool(jax.config.jax_enable_x64)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def require_x64(data_type: DataType, *, op: str, field: str) -> None:

@@ -21,6 +21,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.dispatch import ValidatedCalls, jitted_with
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
 from dmljax._src.rules import (
@@ -159,9 +160,6 @@ def gather_lowering(
     )
 
 
-_gather_jitted = jax.jit(gather_lowering, static_argnames=("axis", "wrap_negative"))
-
-
 def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     """Takes slices of ``x`` along ``axis`` at ``indices`` (DirectML GATHER).
 
@@ -191,6 +189,13 @@ def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     Array([[3, 3, 3, 1],
            [6, 6, 6, 4]], dtype=int32)
     """
+    return _gather_calls((x, indices), (axis,))
+
+
+def _validate_gather(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """The checks of :func:`gather`; returns the jitted call and its arrays."""
+    x, indices = arrays
+    (axis,) = statics
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
@@ -201,7 +206,10 @@ def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
             "non-zero when indices is not empty (there is nothing to gather)",
             f"0 (x has shape {tuple(x.shape)}, axis={axis})",
         )
-    return _gather_jitted(x, indices, axis=axis, wrap_negative=True)
+    return jitted_with(gather_lowering, axis=axis, wrap_negative=True), (x, indices)
+
+
+_gather_calls = ValidatedCalls(_validate_gather)
 
 
 def _desc_lowering(

@@ -19,6 +19,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.dispatch import ValidatedCalls, jitted_with
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
 from dmljax._src.ops import elements
@@ -117,11 +118,6 @@ def gather_elements_lowering(
     return elements.from_minor_axis(out, axis) if minor else out
 
 
-_gather_elements_jitted = jax.jit(
-    gather_elements_lowering, static_argnames=("axis", "wrap_negative")
-)
-
-
 def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     """Picks one element of ``x`` per index along ``axis`` (DirectML GATHER_ELEMENTS).
 
@@ -153,6 +149,13 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
     Array([[3, 1],
            [6, 6]], dtype=int32)
     """
+    return _gather_elements_calls((x, indices), (axis,))
+
+
+def _validate_gather_elements(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """The checks of :func:`gather_elements`; returns the jitted call and its arrays."""
+    x, indices = arrays
+    (axis,) = statics
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
@@ -167,7 +170,11 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
             "non-zero when indices is not empty (there is nothing to gather)",
             f"0 (x has shape {tuple(x.shape)}, axis={axis})",
         )
-    return _gather_elements_jitted(x, indices, axis=axis, wrap_negative=True)
+    call = jitted_with(gather_elements_lowering, axis=axis, wrap_negative=True)
+    return call, (x, indices)
+
+
+_gather_elements_calls = ValidatedCalls(_validate_gather_elements)
 
 
 def _lower(desc: GatherElementsOperatorDesc, options: LoweringOptions) -> Any:

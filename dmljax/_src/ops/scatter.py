@@ -25,6 +25,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_bool, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.dispatch import ValidatedCalls, jitted_with
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import (
     as_index_array,
@@ -200,11 +201,6 @@ def scatter_lowering(
     return elements.from_minor_axis(out, axis) if minor else out
 
 
-_scatter_jitted = jax.jit(
-    scatter_lowering, static_argnames=("axis", "wrap_negative", "reduction", "deterministic")
-)
-
-
 def scatter(
     x: ArrayLike,
     indices: ArrayLike,
@@ -262,6 +258,13 @@ def scatter(
     ...             reduction="add")
     Array([0., 3., 3.], dtype=float32)
     """
+    return _scatter_calls((x, indices, updates), (axis, deterministic, reduction))
+
+
+def _validate_scatter(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """The checks of :func:`scatter`; returns the jitted call and its arrays."""
+    x, indices, updates = arrays
+    axis, deterministic, reduction = statics
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     updates = as_array(updates, op=_FUNCTION, field="updates")
@@ -306,15 +309,17 @@ def scatter(
             "'none', 'max' or 'min' for bool x ('max' is a logical or, 'min' a logical and)",
             repr(reduction),
         )
-    return _scatter_jitted(
-        x,
-        indices,
-        updates,
+    call = jitted_with(
+        scatter_lowering,
         axis=axis,
         wrap_negative=True,
         reduction=reduction,
         deterministic=deterministic,
     )
+    return call, (x, indices, updates)
+
+
+_scatter_calls = ValidatedCalls(_validate_scatter)
 
 
 def _lower(desc: ScatterOperatorDesc, options: LoweringOptions) -> Any:

@@ -21,6 +21,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.dispatch import ValidatedCalls, jitted_with
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import (
     require_c_int32,
@@ -187,11 +188,6 @@ def slice1_lowering(
     return lax.rev(sliced, tuple(reversed_dims)) if reversed_dims else sliced
 
 
-_slice1_jitted = jax.jit(
-    slice1_lowering, static_argnames=("offsets", "sizes", "strides", "output_sizes")
-)
-
-
 def slice1(
     x: ArrayLike,
     *,
@@ -231,6 +227,13 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
+    return _slice1_calls((x,), (offsets, sizes, strides, output_sizes))
+
+
+def _validate_slice1(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """The checks of :func:`slice1`; returns the jitted call and its arrays."""
+    (x,) = arrays
+    offsets, sizes, strides, output_sizes = statics
     x = as_array(x, op=_FUNCTION, field="x")
     fields = ("offsets", "sizes", "strides")
     window = [
@@ -255,7 +258,13 @@ def slice1(
         check_output_sizes(
             out, sizes_t, strides_t, op=_FUNCTION, field="output_sizes", allow_empty=True
         )
-    return _slice1_jitted(x, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out)
+    call = jitted_with(
+        slice1_lowering, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out
+    )
+    return call, (x,)
+
+
+_slice1_calls = ValidatedCalls(_validate_slice1)
 
 
 def _validate(desc: Slice1OperatorDesc, level: FeatureLevel) -> None:

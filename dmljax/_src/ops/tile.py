@@ -22,6 +22,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
+from dmljax._src.dispatch import ValidatedCalls, jitted_with
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import require_same_data_type, require_sizes, require_tensor_desc
 from dmljax._src.tensor_desc import TensorDesc
@@ -158,9 +159,6 @@ def _concatenation_may_change_bits(dtype: Any) -> bool:
     return bool(jnp.issubdtype(dtype, jnp.floating)) and dtype not in native
 
 
-_tile_jitted = jax.jit(tile_lowering, static_argnames=("repeats",))
-
-
 def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     """Repeats ``x`` ``repeats[i]`` times along each dimension ``i`` (DirectML TILE).
 
@@ -192,6 +190,13 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [1, 2],
            [3, 4]], dtype=int32)
     """
+    return _tile_calls((x,), (repeats,))
+
+
+def _validate_tile(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """The checks of :func:`tile`; returns the jitted call and its arrays."""
+    (x,) = arrays
+    (repeats,) = statics
     x = as_array(x, op=_FUNCTION, field="x")
     repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
     if len(repeats) != x.ndim:
@@ -214,7 +219,10 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
             f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
             f"{np.dtype(x.dtype).name})",
         )
-    return _tile_jitted(x, repeats=repeats)
+    return jitted_with(tile_lowering, repeats=repeats), (x,)
+
+
+_tile_calls = ValidatedCalls(_validate_tile)
 
 
 # XLA counts an array's bytes in an int64, and a shape past that aborts the whole

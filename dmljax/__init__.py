@@ -21,6 +21,7 @@ from dmljax._src.compile import (
 )
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
+from dmljax._src.onnx_slice import onnx_slice_window as onnx_slice_window
 from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
 from dmljax._src.ops.gather_elements import (
     GatherElementsOperatorDesc as GatherElementsOperatorDesc,
@@ -64,6 +65,7 @@ __all__ = [
     "from_strided_buffer",
     "gather",
     "gather_elements",
+    "onnx_slice_window",
     "scatter",
     "scatter_elements",
     "slice1",

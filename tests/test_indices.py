@@ -80,3 +80,50 @@ def test_as_index_array_refuses_non_integers(dtype):
     with pytest.raises(dml.errors.InvalidArgumentError, match="integer dtype") as e:
         index_rules.as_index_array(np.zeros(2, dtype), op="op", field="indices")
     assert e.value.field == "indices"
+
+
+LONG_AXIS = jax.ShapeDtypeStruct((2**31 + 16,), jnp.int8)
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("dmljax.gather", lambda x: dml.gather(x, jnp.zeros(2, jnp.int32), axis=0)),
+        (
+            "dmljax.gather_elements",
+            lambda x: dml.gather_elements(x, jnp.zeros(2, jnp.int32), axis=0),
+        ),
+        (
+            "dmljax.scatter",
+            lambda x: dml.scatter(x, jnp.zeros(2, jnp.int32), jnp.zeros(2, jnp.int8), axis=0),
+        ),
+    ],
+)
+def test_axes_beyond_int32_need_x64_instead_of_wrapping(name, call):
+    with (
+        jax.enable_x64(False),
+        pytest.raises(dml.errors.InvalidArgumentError, match="jax_enable_x64") as e,
+    ):
+        jax.eval_shape(call, LONG_AXIS)  # traced: no 2 GiB array is made
+    assert (e.value.op, e.value.field) == (name, "x.shape[axis]")
+    with jax.enable_x64(True):
+        assert jax.eval_shape(call, LONG_AXIS).shape[0] in (2, 2**31 + 16)
+
+
+def test_desc_axes_beyond_int32_need_x64():
+    i8, u32 = dml.DataType.INT8, dml.DataType.UINT32
+    desc = dml.GatherOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=i8, sizes=(2**31 + 16,)),
+        indices_tensor=dml.TensorDesc(data_type=u32, sizes=(2,)),
+        output_tensor=dml.TensorDesc(data_type=i8, sizes=(2,)),
+        axis=0,
+        index_dimensions=1,
+    )
+    with (
+        jax.enable_x64(False),
+        pytest.raises(dml.errors.InvalidArgumentError, match="jax_enable_x64") as e,
+    ):
+        dml.compile_operator(desc)
+    assert e.value.field == "input_tensor.sizes[0]"
+    with jax.enable_x64(True):
+        dml.compile_operator(desc)

@@ -11,7 +11,7 @@ import numpy as np
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["DataType", "require_x64", "x64_enabled"]
+__all__ = ["DataType", "require_x64", "require_x64_for_axis", "x64_enabled"]
 
 
 class _TypeInfo(NamedTuple):
@@ -138,6 +138,12 @@ def x64_enabled() -> bool:
     return bool(jax.config.jax_enable_x64)  # pyright: ignore[reportAttributeAccessIssue]
 
 
+_X64_HINT = (
+    "{} need jax_enable_x64: call jax.config.update('jax_enable_x64', True) at startup, "
+    "set JAX_ENABLE_X64=1, or wrap the code in `with jax.enable_x64(True):`."
+)
+
+
 def require_x64(data_type: DataType, *, op: str, field: str) -> None:
     """Raises unless JAX can hold ``data_type`` under the current x64 setting."""
     if data_type.is_64_bit and not x64_enabled():
@@ -146,9 +152,21 @@ def require_x64(data_type: DataType, *, op: str, field: str) -> None:
             field,
             "a type JAX can hold while jax_enable_x64 is off",
             data_type.name,
-            hint=(
-                "64-bit types need jax_enable_x64: call "
-                "jax.config.update('jax_enable_x64', True) at startup, set JAX_ENABLE_X64=1, "
-                "or wrap the code in `with jax.enable_x64(True):`."
-            ),
+            hint=_X64_HINT.format("64-bit types"),
+        )
+
+
+def require_x64_for_axis(length: int, *, op: str, field: str) -> None:
+    """Raises for an indexed axis longer than int32 can count while x64 is off.
+
+    Its indices need a 64-bit type; without x64 JAX would narrow them to int32
+    and silently wrap, so the far end of the axis would be unreachable.
+    """
+    if length > np.iinfo(np.int32).max and not x64_enabled():
+        raise InvalidArgumentError(
+            op,
+            field,
+            f"at most {np.iinfo(np.int32).max} (int32 indices) while jax_enable_x64 is off",
+            length,
+            hint=_X64_HINT.format("Indices into longer axes"),
         )

@@ -20,6 +20,7 @@ from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
 from dmljax._src.ops import elements
@@ -82,6 +83,9 @@ def _validate(desc: GatherElementsOperatorDesc, level: FeatureLevel) -> None:
         raise InvalidArgumentError(
             _DESC, "axis", f"in [0, {rank}) (input_tensor has {rank} dimensions)", desc.axis
         )
+    require_x64_for_axis(
+        desc.input_tensor.sizes[desc.axis], op=_DESC, field=f"input_tensor.sizes[{desc.axis}]"
+    )
     elements.check_index_shape(
         desc.input_tensor.sizes,
         desc.indices_tensor.sizes,
@@ -159,6 +163,7 @@ def _validate_gather_elements(arrays: tuple[Any, ...], statics: tuple[Any, ...])
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
+    require_x64_for_axis(x.shape[axis], op=_FUNCTION, field="x.shape[axis]")
     elements.check_index_shape(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,

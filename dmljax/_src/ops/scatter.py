@@ -26,6 +26,7 @@ from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_bool, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import (
     as_index_array,
@@ -110,6 +111,9 @@ def _validate(desc: ScatterOperatorDesc, level: FeatureLevel) -> None:
         raise InvalidArgumentError(
             _DESC, "axis", f"in [0, {rank}) (output_tensor has {rank} dimensions)", desc.axis
         )
+    require_x64_for_axis(
+        desc.input_tensor.sizes[desc.axis], op=_DESC, field=f"input_tensor.sizes[{desc.axis}]"
+    )
     elements.check_index_shape(
         desc.input_tensor.sizes,
         desc.indices_tensor.sizes,
@@ -269,6 +273,7 @@ def _validate_scatter(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     updates = as_array(updates, op=_FUNCTION, field="updates")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
+    require_x64_for_axis(x.shape[axis], op=_FUNCTION, field="x.shape[axis]")
     elements.check_index_shape(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,

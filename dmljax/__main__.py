@@ -1,4 +1,5 @@
-"""``python -m dmljax``: ``selftest`` (is it right here?) and ``bench`` (is it fast here?).
+"""``python -m dmljax``: ``selftest`` (is it right here?), ``bench`` (is it fast here?) and
+``scaling`` (does it scale over this machine's devices?).
 
 Examples::
 
@@ -6,6 +7,7 @@ Examples::
     python -m dmljax bench --quick
     python -m dmljax bench --json results.json --plot results.png
     python -m dmljax bench --from-json results.json --plot results.png
+    python -m dmljax scaling --json scaling.json
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from dmljax._src import selftest as selftest_module
-from dmljax._src.bench import command
+from dmljax._src.bench import command, scaling as scaling_module
 
 __all__ = ["main"]
 
@@ -66,6 +68,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
     bench.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
+
+    scaling = commands.add_parser(
+        "scaling",
+        help="batch-sharded GATHER and SCATTER on one device, then on every device",
+        description="Weak scaling: each device holds a 1 GiB f32 operand (1 MiB with --quick "
+        "or on CPU), sharded along its batch axis, and GATHER and SCATTER run along another "
+        "axis, on one device and then on all of them. Prints the time per call, the scaling "
+        "(N x time on 1 / time on N) and any collective in the compiled programs. Exit "
+        "status 1 when a program communicates or only one device is present.",
+    )
+    scaling.add_argument("--quick", action="store_true", help="1 MiB per device")
+    scaling.add_argument("--json", metavar="PATH", help="write the figures and the environment")
+    scaling.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
     return parser
 
 
@@ -82,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.draws < 0:
             parser.error("--draws must be >= 0")
         return selftest_module.selftest(seed=args.seed, draws=args.draws)
+    if args.command == "scaling":
+        return scaling_module.scaling(quick=args.quick, json_path=args.json, seed=args.seed)
     if args.from_json is not None and (args.quick or args.json or args.list):
         parser.error("--from-json only prints (and with --plot, plots) a saved result")
     return command.bench(

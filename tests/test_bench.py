@@ -74,6 +74,8 @@ def test_the_suite_holds_each_regime_and_its_target():
     assert targets["scatter axis 1 deterministic"] == (None, None)
     assert targets["slice1 reversal"] == (1.05, 85.0)
     assert targets["slice1 [::-2, ::-2]"] == (1.05, None)
+    assert targets["tile NHWC-strided input"] == (1.1, None)
+    assert targets["slice1 NHWC-strided input"] == (1.1, None)
     donated = [case.name for case in TIMED if case.donated is not None]
     assert donated == ["scatter axis 1 donated"]
 
@@ -505,3 +507,18 @@ def test_python_dash_m_dmljax_runs_the_command_line():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == f"{ALL_CASES[0].name}\t{ALL_CASES[0].operator}\ttimed"
+
+
+@pytest.mark.skipif(len(jax.devices()) < 2, reason="scaling needs several devices")
+def test_scaling_runs_on_every_device_without_collectives(tmp_path, capsys):
+    path = tmp_path / "scaling.json"
+    assert main(["scaling", "--quick", "--json", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert "GATHER" in printed
+    assert "SCATTER" in printed
+    record = json.loads(path.read_text())
+    devices = {row["devices"] for row in record["results"]}
+    assert devices == {1, len(jax.devices())}
+    assert len(devices) == 2
+    assert all(row["collectives"] == [] for row in record["results"])
+    assert record["environment"]["jax"]

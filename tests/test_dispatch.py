@@ -1,4 +1,4 @@
-"""The functional faces validate once per argument signature, and never wrongly skip it."""
+"""Operators check once per signature while jit traces, and inline into a caller's trace."""
 
 from __future__ import annotations
 
@@ -8,61 +8,50 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
+from dmljax._src.ops import gather as gather_module, tile as tile_module
+from tests import helpers
 
 
-def _counting(calls: list[tuple]):
-    def validate(arrays, statics):
-        calls.append(statics)
-        (repeats,) = statics
-        if type(repeats[0]) is not int:
-            raise TypeError("repeats must be ints")
-        return jitted_with(lambda x, *, n: x * n, n=repeats[0]), arrays
+def test_concrete_arrays_and_int_tuples_are_told_apart():
+    assert is_concrete_array(jnp.ones(2))
+    assert not is_concrete_array(np.ones(2))
+    assert not is_concrete_array(2.0)
+    jax.jit(lambda x: assert_traced(x))(jnp.ones(2))
+    assert is_int_tuple((1, 2))
+    assert not is_int_tuple([1, 2])
+    assert not is_int_tuple((True, 2))  # equal to (1, 2), hashed alike, but not valid
+    assert not is_int_tuple((np.int64(1),))
 
-    return validate
+
+def assert_traced(x):
+    assert not is_concrete_array(x)
+    return x
 
 
-def test_a_second_call_with_the_same_signature_skips_validation():
-    calls: list[tuple] = []
-    validated = ValidatedCalls(_counting(calls))
+def test_checks_run_once_per_signature():
+    checks: list[tuple] = []
+
+    def checked(x, n):
+        checks.append((x.shape, n))
+        return x * n
+
+    dispatch = Dispatch(checked, static_count=1)
     x = jnp.ones(3)
-    assert float(validated((x,), ((2,),))[0]) == 2.0
-    assert float(validated((x + 1,), ((2,),))[0]) == 4.0
-    assert len(calls) == 1
-    validated((jnp.ones(4),), ((2,),))  # a new shape is a new signature
-    validated((x,), ((3,),))  # and so is a new static value
-    assert len(calls) == 3
+    assert float(dispatch(x, 2)[0]) == 2.0
+    assert float(dispatch(x + 1, 2)[0]) == 4.0  # same shapes and statics: no new check
+    assert len(checks) == 1
+    dispatch(jnp.ones(4), 2)  # a new shape
+    dispatch(x, 3)  # a new static value
+    assert len(checks) == 3
 
 
-def test_values_that_compare_equal_but_differ_in_type_are_kept_apart():
-    calls: list[tuple] = []
-    validated = ValidatedCalls(_counting(calls))
-    x = jnp.ones(3)
-    validated((x,), ((1,),))
-    with pytest.raises(TypeError):
-        validated((x,), ((True,),))  # True == 1, but it is validated (and refused) anew
-
-
-def test_numpy_arrays_lists_and_x64_changes_are_validated_every_time():
-    calls: list[tuple] = []
-    validated = ValidatedCalls(_counting(calls))
-    validated((np.ones(3),), ((2,),))
-    validated((np.ones(3),), ((2,),))
-    validated((jnp.ones(3),), ([2],))
-    validated((jnp.ones(3),), ([2],))
-    assert len(calls) == 4
-    validated((jnp.ones(3),), ((2,),))
-    with jax.enable_x64(True):
-        validated((jnp.ones(3),), ((2,),))
-    assert len(calls) == 6
-
-
-def test_the_cache_is_bounded():
-    calls: list[tuple] = []
-    validated = ValidatedCalls(_counting(calls), maxsize=2)
-    for n in range(1, 6):
-        validated((jnp.ones(2),), ((n,),))
-    assert len(validated._calls) <= 2
+def test_inside_a_trace_the_operator_is_inlined():
+    x = jnp.ones((2, 3))
+    size = helpers.jit_cache_size(tile_module._tile.jitted)
+    text = jax.jit(lambda x: dml.tile(x, (2, 5))).lower(x).as_text()
+    assert "call @" not in text  # no nested computation for XLA to compile and inline
+    assert helpers.jit_cache_size(tile_module._tile.jitted) == size
 
 
 def test_an_error_after_a_cached_success_still_names_the_op():
@@ -72,3 +61,13 @@ def test_an_error_after_a_cached_success_still_names_the_op():
         dml.tile(x, (2,))
     with pytest.raises(dml.errors.InvalidArgumentError, match=r"repeats\[0\]"):
         dml.tile(x, (-1, 1))
+    with pytest.raises(dml.errors.InvalidArgumentError, match=r"repeats\[0\]"):
+        dml.tile(x, (True, 1))  # never the program of (1, 1)
+
+
+def test_both_spellings_of_an_axis_share_one_program():
+    x, i = jnp.ones((4, 5)), jnp.zeros(3, jnp.int32)
+    dml.gather(x, i, axis=1)
+    size = helpers.jit_cache_size(gather_module._gather.jitted)
+    dml.gather(x, i, axis=-1)
+    assert helpers.jit_cache_size(gather_module._gather.jitted) == size

@@ -14,7 +14,6 @@ from jax.test_util import check_grads
 import dmljax as dml
 from dmljax._src import reference
 from dmljax._src.bench.hlo import kernel_count
-from dmljax._src.dispatch import jitted_with
 from dmljax._src.ops import gather as gather_module
 from dmljax._src.rules import right_align
 from tests import helpers
@@ -443,7 +442,7 @@ def test_jit_equals_eager_and_no_retrace():
     chex.assert_trees_all_equal(
         jax.jit(lambda x, i: dml.gather(x, i, axis=1))(x, i), dml.gather(x, i, axis=1)
     )
-    jitted = jitted_with(gather_module.gather_lowering, axis=1, wrap_negative=True)
+    jitted = gather_module._gather.jitted
     dml.gather(x, i, axis=1)
     size = helpers.jit_cache_size(jitted)
     dml.gather(x + 1, i + 1, axis=-1)  # same program: axis normalised, new values

@@ -13,7 +13,6 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src import reference
-from dmljax._src.dispatch import jitted_with
 from dmljax._src.ops import gather_elements as gather_elements_module
 from tests import helpers
 
@@ -276,9 +275,7 @@ def test_vmap_jit_and_no_retrace():
         jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
     )
     chex.assert_trees_all_equal(jax.jit(f)(xs[0], idx[0]), f(xs[0], idx[0]))
-    jitted = jitted_with(
-        gather_elements_module.gather_elements_lowering, axis=1, wrap_negative=True
-    )
+    jitted = gather_elements_module._gather_elements.jitted
     size = helpers.jit_cache_size(jitted)
     f(xs[1], idx[1])
     assert helpers.jit_cache_size(jitted) == size

@@ -13,7 +13,6 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src import reference
-from dmljax._src.dispatch import jitted_with
 from dmljax._src.ops import scatter as scatter_module
 from dmljax._src.ops.scatter import Reduction
 from tests import helpers
@@ -504,13 +503,7 @@ def test_jit_equals_eager_and_no_retrace():
             return dml.scatter(x, i, u, axis=1, deterministic=deterministic, reduction=reduction)
 
         chex.assert_trees_all_equal(jax.jit(f)(x, i, u), f(x, i, u))
-    jitted = jitted_with(
-        scatter_module.scatter_lowering,
-        axis=1,
-        wrap_negative=True,
-        reduction="none",
-        deterministic=False,
-    )
+    jitted = scatter_module._scatter.jitted
     dml.scatter(x, i, u, axis=1)
     size = helpers.jit_cache_size(jitted)
     dml.scatter(x + 1, i, u * 2, axis=-1)

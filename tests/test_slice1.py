@@ -14,7 +14,6 @@ from jax.test_util import check_grads
 import dmljax as dml
 from dmljax._src import reference
 from dmljax._src.bench.hlo import entry_opcodes, kernel_count
-from dmljax._src.dispatch import jitted_with
 from dmljax._src.ops import slice1 as slice1_module
 from tests import helpers
 
@@ -426,13 +425,7 @@ def test_vmap_jit_and_no_retrace():
     op = dml.compile_operator(desc)
     np.testing.assert_array_equal(jax.vmap(op)(xs), np.stack([f(x) for x in xs]))
     chex.assert_trees_all_equal(jax.jit(f)(xs[0]), f(xs[0]))
-    jitted = jitted_with(
-        slice1_module.slice1_lowering,
-        offsets=(1, 0),
-        sizes=(3, 6),
-        strides=(-2, -3),
-        output_sizes=(2, 2),
-    )
+    jitted = slice1_module._slice1.jitted
     f(xs[1])
     size = helpers.jit_cache_size(jitted)
     f(xs[2])

@@ -13,7 +13,6 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src import reference
-from dmljax._src.dispatch import jitted_with
 from dmljax._src.ops import tile as tile_module
 from tests import helpers
 
@@ -288,7 +287,7 @@ def test_jit_equals_eager():
 
 def test_second_call_with_the_same_shapes_does_not_retrace():
     x = jnp.ones((3, 5), jnp.float32)
-    jitted = jitted_with(tile_module.tile_lowering, repeats=(2, 7))
+    jitted = tile_module._tile.jitted
     dml.tile(x, (2, 7))
     size = helpers.jit_cache_size(jitted)
     dml.tile(x + 1, (2, 7))

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+from jax.core import Tracer
 
+from dmljax._src.dispatch import is_concrete_array
 from dmljax._src.dtypes import require_x64, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel, OperatorSupport
 from dmljax._src.rules import check_bound_array
@@ -98,12 +100,14 @@ def _lookup(desc: Any) -> OperatorDefinition:
 class CompiledOperator:
     """A validated operator: call it with the input arrays in DirectML's order.
 
-    The call checks each array's shape and dtype against its TensorDesc (while
-    tracing, so also under ``jit`` and ``vmap``) and runs the jitted lowering.
-    A tensor whose desc has strides is bound as a flat buffer, as in DirectML:
-    a strided input is a 1-D array of at least ``buffer_element_count``
-    elements, and a strided output is returned as such a buffer, written over
-    zeros or over ``out_buffer=``, whose unaddressed elements are kept.
+    Made by :func:`compile_operator` (DirectML's ``IDMLCompiledOperator``), not
+    constructed directly. The call checks each array's shape and dtype against
+    its TensorDesc (while tracing, so also under ``jit`` and ``vmap``) and runs
+    the jitted lowering. A tensor whose desc has strides is bound as a flat
+    buffer, as in DirectML: a strided input is a 1-D array of at least
+    ``buffer_element_count`` elements, and a strided output is returned as such
+    a buffer, written over zeros or over ``out_buffer=``, whose unaddressed
+    elements are kept.
 
     Attributes:
         desc: the operator desc it was compiled from.
@@ -111,6 +115,20 @@ class CompiledOperator:
         deterministic: whether unspecified results are made the same everywhere.
         donate_input: whether the first input's buffer is given to the result.
         output_desc: the TensorDesc of the result.
+
+    >>> import jax, jax.numpy as jnp, dmljax as dml
+    >>> f32 = dml.DataType.FLOAT32
+    >>> desc = dml.Slice1OperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+    ...     output_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+    ...     input_window_offsets=(0,), input_window_sizes=(4,), input_window_strides=(-1,))
+    >>> op = dml.compile_operator(desc, feature_level=dml.FeatureLevel.FL_3_0)
+    >>> op.feature_level, op.output_desc.sizes
+    (<FeatureLevel.FL_3_0: 12288>, (4,))
+    >>> op(jnp.arange(4.0))
+    Array([3., 2., 1., 0.], dtype=float32)
+    >>> jax.vmap(op)(jnp.ones((2, 4))).shape
+    (2, 4)
     """
 
     def __init__(
@@ -135,7 +153,13 @@ class CompiledOperator:
             tuple(tensor for _, tensor in self._inputs),
             self.output_desc,
         )
-        self._jitted = jax.jit(lowering, donate_argnums=(0,) if donate_input else ())
+
+        def checked(*arrays: Any, out_buffer: Any = None) -> jax.Array:
+            # Run while jit traces: a second call with the same shapes checks nothing.
+            return lowering(*self._check_arguments(arrays, out_buffer))
+
+        self._checked = checked
+        self._jitted = jax.jit(checked, donate_argnums=(0,) if donate_input else ())
 
     def _check_arguments(self, arrays: tuple[Any, ...], out_buffer: Any) -> tuple[Any, ...]:
         if len(arrays) != len(self._inputs):
@@ -176,13 +200,32 @@ class CompiledOperator:
     def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> jax.Array:
         if named:
             self._refuse_keywords(named)
-        return self._jitted(*self._check_arguments(arrays, out_buffer))
+        if all(is_concrete_array(x) for x in arrays):
+            if out_buffer is None:
+                return self._jitted(*arrays)
+            return self._jitted(*arrays, out_buffer=out_buffer)
+        if any(isinstance(x, Tracer) for x in (*arrays, out_buffer)):
+            return self._checked(*arrays, out_buffer=out_buffer)  # inline in the caller's trace
+        # NumPy arrays are checked as given: jit would first narrow 64-bit ones.
+        self._check_arguments(arrays, out_buffer)
+        return self._jitted(*arrays, out_buffer=out_buffer)
 
     def lower(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
-        """``jax.jit(...).lower`` of the operator for these arrays (to inspect its HLO)."""
+        """``jax.jit(...).lower`` of the operator for these arrays (to inspect its HLO).
+
+        >>> import jax.numpy as jnp, dmljax as dml
+        >>> f32 = dml.DataType.FLOAT32
+        >>> op = dml.compile_operator(dml.Slice1OperatorDesc(
+        ...     input_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+        ...     output_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+        ...     input_window_offsets=(0,), input_window_sizes=(4,), input_window_strides=(-1,)))
+        >>> "reverse" in op.lower(jnp.arange(4.0)).as_text()
+        True
+        """
         if named:
             self._refuse_keywords(named)
-        return self._jitted.lower(*self._check_arguments(arrays, out_buffer))
+        self._check_arguments(arrays, out_buffer)
+        return self._jitted.lower(*arrays, out_buffer=out_buffer)
 
     def __repr__(self) -> str:
         options = f"feature_level={self.feature_level}"

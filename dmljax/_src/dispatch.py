@@ -1,93 +1,77 @@
-"""Eager calls of the functional faces at the cost of one jitted call.
+"""Calling a lowering: jitted when eager, inline when traced.
 
-A functional face validates its arguments in Python before it calls the
-jitted lowering, which on small arrays costs as much as the call itself. The
-validation depends only on the arguments' types, shapes and dtypes and on the
-static values (axis, repeats, ...), so its outcome is remembered per such
-*signature*: a second call with the same signature goes straight to the
-jitted function. Only JAX arrays (and tracers) with plain static values
-(ints, strs, bools, tuples of ints) have a signature; anything else (NumPy
-arrays, which the faces may convert, lists, NumPy scalars) is validated every
-time.
+An eager call of an operator should cost one jitted call: its checks, which
+depend only on shapes, dtypes and static values, run while :func:`jax.jit`
+traces it, so a second call with the same signature runs none of them, and
+JAX hashes the static values in C++. Inside a user's own ``jit``, ``vmap`` or
+``grad`` the operator is traced inline instead, which spares XLA a nested
+computation to compile.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Any
 
 import jax
 from jax.core import Tracer
 
-from dmljax._src.dtypes import x64_enabled
+__all__ = ["Dispatch", "is_concrete_array", "is_int_tuple"]
 
-__all__ = ["ValidatedCalls", "jitted_with"]
-
-_STATIC_SCALARS = frozenset({int, str, bool, type(None)})
-# Types seen to be JAX arrays or tracers: a set lookup is cheaper than isinstance.
-_ARRAY_TYPES: set[type] = set()
+# Types seen to be concrete JAX arrays: a set lookup is cheaper than isinstance.
+_CONCRETE_ARRAY_TYPES: set[type] = set()
 
 
-class ValidatedCalls:
-    """The validated calls of one functional face, by argument signature.
+def is_concrete_array(x: Any) -> bool:
+    """Whether ``x`` is a JAX array holding values (not a tracer, not a NumPy array)."""
+    kind = type(x)
+    if kind in _CONCRETE_ARRAY_TYPES:
+        return True
+    if isinstance(x, jax.Array) and not isinstance(x, Tracer):
+        _CONCRETE_ARRAY_TYPES.add(kind)
+        return True
+    return False
+
+
+def is_int_tuple(value: Any) -> bool:
+    """Whether ``value`` is a tuple of Python ints (not bools): a static value JAX can hash
+    and that needs no conversion."""
+    return type(value) is tuple and all(type(v) is int for v in value)
+
+
+class Dispatch:
+    """``checked(*arrays, *statics)``, jitted unless an array is a tracer, then inline.
 
     Args:
-        validate: checks the arguments ``(arrays, statics)`` and returns the
-            callable to run and the arrays to pass it (possibly converted).
-        maxsize: signatures kept; the cache is emptied when it fills up.
+        checked: checks its arguments (raising dmljax's errors while tracing)
+            and lowers the operator; its last ``static_count`` parameters are
+            static (hashable Python values).
+        static_count: how many trailing arguments are static.
+        donate_argnums: arrays whose buffers an eager call donates.
+
+    >>> import jax.numpy as jnp
+    >>> double = Dispatch(lambda x, n: x * n, static_count=1)
+    >>> double(jnp.arange(3), 2)
+    Array([0, 2, 4], dtype=int32)
     """
 
     def __init__(
         self,
-        validate: Callable[..., tuple[Callable[..., jax.Array], tuple[Any, ...]]],
-        maxsize: int = 4096,
+        checked: Callable[..., jax.Array],
+        *,
+        static_count: int,
+        donate_argnums: tuple[int, ...] = (),
     ) -> None:
-        self._validate = validate
-        self._maxsize = maxsize
-        self._calls: dict[Hashable, Callable[..., jax.Array]] = {}
+        self.checked = checked
+        self._static_count = static_count
+        self.jitted = jax.jit(
+            checked,
+            static_argnums=tuple(range(-static_count, 0)),
+            donate_argnums=donate_argnums,
+        )
 
-    def _signature(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Hashable | None:
-        # Flat, to be cheap to build and hash. Scalars are tagged with their type, which
-        # keeps True apart from 1 (equal and equally hashed, but not equally valid);
-        # a type never occurs inside a tuple of ints, so no two signatures collide.
-        key: list[Hashable] = [x64_enabled()]
-        for x in arrays:
-            kind = type(x)
-            if kind not in _ARRAY_TYPES:
-                if not isinstance(x, jax.Array | Tracer):
-                    return None
-                _ARRAY_TYPES.add(kind)
-            key += (kind, x.shape, x.dtype)
-        for value in statics:
-            kind = type(value)
-            if kind in _STATIC_SCALARS:
-                key += (kind, value)
-            elif kind is tuple and all(type(v) is int for v in value):
-                key.append(value)
-            else:
-                return None
-        return tuple(key)
-
-    def __call__(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> jax.Array:
-        signature = self._signature(arrays, statics)
-        call = self._calls.get(signature) if signature is not None else None
-        if call is not None:
-            return call(*arrays)
-        call, checked = self._validate(arrays, statics)
-        unchanged = all(a is b for a, b in zip(arrays, checked, strict=True))
-        if signature is not None and unchanged:
-            if len(self._calls) >= self._maxsize:
-                self._calls.clear()
-            self._calls[signature] = call
-        return call(*checked)
-
-
-@functools.lru_cache(maxsize=4096)
-def jitted_with(lowering: Callable[..., jax.Array], **statics: Any) -> Callable[..., jax.Array]:
-    """``jax.jit`` of ``lowering`` with its static keyword arguments bound.
-
-    One jitted function per static configuration, called with the arrays
-    alone: JAX's fastest dispatch path, with no static arguments to hash.
-    """
-    return jax.jit(functools.partial(lowering, **statics))
+    def __call__(self, *args: Any) -> jax.Array:
+        for x in args[: len(args) - self._static_count]:
+            if isinstance(x, Tracer):
+                return self.checked(*args)
+        return self.jitted(*args)

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
+import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
@@ -193,13 +194,18 @@ def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     Array([[3, 3, 3, 1],
            [6, 6, 6, 4]], dtype=int32)
     """
-    return _gather_calls((x, indices), (axis,))
+    if not (type(axis) is int and is_concrete_array(x) and is_concrete_array(indices)):
+        x = as_array(x, op=_FUNCTION, field="x")
+        indices = as_index_array(indices, op=_FUNCTION, field="indices")
+        axis = static_int(axis, op=_FUNCTION, field="axis")
+    if axis < 0 and axis >= -np.ndim(x):  # one program for both spellings of an axis
+        axis += np.ndim(x)
+    return _gather(x, indices, axis)
 
 
-def _validate_gather(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
-    """The checks of :func:`gather`; returns the jitted call and its arrays."""
-    x, indices = arrays
-    (axis,) = statics
+def _checked_gather(x: Any, indices: Any, axis: Any) -> jax.Array:
+    """:func:`gather` after its static values are Python values: the checks, while
+    tracing, then the lowering."""
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
@@ -211,10 +217,10 @@ def _validate_gather(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
             "non-zero when indices is not empty (there is nothing to gather)",
             f"0 (x has shape {tuple(x.shape)}, axis={axis})",
         )
-    return jitted_with(gather_lowering, axis=axis, wrap_negative=True), (x, indices)
+    return gather_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_gather_calls = ValidatedCalls(_validate_gather)
+_gather = Dispatch(_checked_gather, static_count=1)
 
 
 def _desc_lowering(

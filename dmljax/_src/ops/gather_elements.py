@@ -14,12 +14,13 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
@@ -153,13 +154,18 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
     Array([[3, 1],
            [6, 6]], dtype=int32)
     """
-    return _gather_elements_calls((x, indices), (axis,))
+    if not (type(axis) is int and is_concrete_array(x) and is_concrete_array(indices)):
+        x = as_array(x, op=_FUNCTION, field="x")
+        indices = as_index_array(indices, op=_FUNCTION, field="indices")
+        axis = static_int(axis, op=_FUNCTION, field="axis")
+    if axis < 0 and axis >= -np.ndim(x):  # one program for both spellings of an axis
+        axis += np.ndim(x)
+    return _gather_elements(x, indices, axis)
 
 
-def _validate_gather_elements(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
-    """The checks of :func:`gather_elements`; returns the jitted call and its arrays."""
-    x, indices = arrays
-    (axis,) = statics
+def _checked_gather_elements(x: Any, indices: Any, axis: Any) -> jax.Array:
+    """:func:`gather_elements` after its static values are Python values: the checks, while
+    tracing, then the lowering."""
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
@@ -175,11 +181,10 @@ def _validate_gather_elements(arrays: tuple[Any, ...], statics: tuple[Any, ...])
             "non-zero when indices is not empty (there is nothing to gather)",
             f"0 (x has shape {tuple(x.shape)}, axis={axis})",
         )
-    call = jitted_with(gather_elements_lowering, axis=axis, wrap_negative=True)
-    return call, (x, indices)
+    return gather_elements_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_gather_elements_calls = ValidatedCalls(_validate_gather_elements)
+_gather_elements = Dispatch(_checked_gather_elements, static_count=1)
 
 
 def _lower(desc: GatherElementsOperatorDesc, options: LoweringOptions) -> Any:

@@ -25,7 +25,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import as_array, normalize_axis, static_bool, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.indices import (
@@ -262,13 +262,39 @@ def scatter(
     ...             reduction="add")
     Array([0., 3., 3.], dtype=float32)
     """
-    return _scatter_calls((x, indices, updates), (axis, deterministic, reduction))
+    if not (
+        type(axis) is int
+        and type(deterministic) is bool
+        and type(reduction) is str
+        and is_concrete_array(x)
+        and is_concrete_array(indices)
+        and is_concrete_array(updates)
+    ):
+        x = as_array(x, op=_FUNCTION, field="x")
+        indices = as_index_array(indices, op=_FUNCTION, field="indices")
+        updates = as_array(updates, op=_FUNCTION, field="updates")
+        axis = static_int(axis, op=_FUNCTION, field="axis")
+        deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
+        reduction = _static_reduction(reduction)
+    if axis < 0 and axis >= -np.ndim(x):  # one program for both spellings of an axis
+        axis += np.ndim(x)
+    return _scatter(x, indices, updates, axis, deterministic, reduction)
 
 
-def _validate_scatter(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
-    """The checks of :func:`scatter`; returns the jitted call and its arrays."""
-    x, indices, updates = arrays
-    axis, deterministic, reduction = statics
+def _static_reduction(reduction: Any) -> Reduction:
+    # The str test first: `in` would compare an array element by element.
+    if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
+        raise InvalidArgumentError(
+            _FUNCTION, "reduction", f"one of {', '.join(map(repr, _REDUCTIONS))}", repr(reduction)
+        )
+    return reduction  # pyright: ignore[reportReturnType]  # one of _REDUCTIONS
+
+
+def _checked_scatter(
+    x: Any, indices: Any, updates: Any, axis: Any, deterministic: Any, reduction: Any
+) -> jax.Array:
+    """:func:`scatter` after its static values are Python values: the checks, while
+    tracing, then the lowering."""
     x = as_array(x, op=_FUNCTION, field="x")
     indices = as_index_array(indices, op=_FUNCTION, field="indices")
     updates = as_array(updates, op=_FUNCTION, field="updates")
@@ -291,11 +317,7 @@ def _validate_scatter(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
             np.dtype(updates.dtype).name,
             hint=f"Convert the updates with .astype({x_dtype.name!r}).",
         )
-    # The str test first: `in` would compare an array element by element.
-    if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
-        raise InvalidArgumentError(
-            _FUNCTION, "reduction", f"one of {', '.join(map(repr, _REDUCTIONS))}", repr(reduction)
-        )
+    reduction = _static_reduction(reduction)
     deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
     if deterministic and reduction != "none":
         raise InvalidArgumentError(
@@ -314,17 +336,18 @@ def _validate_scatter(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
             "'none', 'max' or 'min' for bool x ('max' is a logical or, 'min' a logical and)",
             repr(reduction),
         )
-    call = jitted_with(
-        scatter_lowering,
+    return scatter_lowering(
+        x,
+        indices,
+        updates,
         axis=axis,
         wrap_negative=True,
         reduction=reduction,
         deterministic=deterministic,
     )
-    return call, (x, indices, updates)
 
 
-_scatter_calls = ValidatedCalls(_validate_scatter)
+_scatter = Dispatch(_checked_scatter, static_count=3)
 
 
 def _lower(desc: ScatterOperatorDesc, options: LoweringOptions) -> Any:

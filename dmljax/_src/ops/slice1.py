@@ -21,7 +21,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import (
     require_c_int32,
@@ -227,13 +227,25 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
-    return _slice1_calls((x,), (offsets, sizes, strides, output_sizes))
+    window = (offsets, sizes, strides)
+    if not (
+        all(is_int_tuple(values) for values in window)
+        and (output_sizes is None or is_int_tuple(output_sizes))
+        and is_concrete_array(x)
+    ):
+        x = as_array(x, op=_FUNCTION, field="x")
+        offsets, sizes, strides = (
+            static_int_tuple(values, op=_FUNCTION, field=field)
+            for field, values in zip(("offsets", "sizes", "strides"), window, strict=True)
+        )
+        if output_sizes is not None:
+            output_sizes = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
+    return _slice1(x, offsets, sizes, strides, output_sizes)
 
 
-def _validate_slice1(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
-    """The checks of :func:`slice1`; returns the jitted call and its arrays."""
-    (x,) = arrays
-    offsets, sizes, strides, output_sizes = statics
+def _checked_slice1(x: Any, offsets: Any, sizes: Any, strides: Any, output_sizes: Any) -> jax.Array:
+    """:func:`slice1` after its static values are Python values: the checks, while
+    tracing, then the lowering."""
     x = as_array(x, op=_FUNCTION, field="x")
     fields = ("offsets", "sizes", "strides")
     window = [
@@ -258,13 +270,10 @@ def _validate_slice1(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         check_output_sizes(
             out, sizes_t, strides_t, op=_FUNCTION, field="output_sizes", allow_empty=True
         )
-    call = jitted_with(
-        slice1_lowering, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out
-    )
-    return call, (x,)
+    return slice1_lowering(x, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out)
 
 
-_slice1_calls = ValidatedCalls(_validate_slice1)
+_slice1 = Dispatch(_checked_slice1, static_count=4)
 
 
 def _validate(desc: Slice1OperatorDesc, level: FeatureLevel) -> None:

@@ -22,7 +22,7 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels
 from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import ValidatedCalls, jitted_with
+from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.rules import require_same_data_type, require_sizes, require_tensor_desc
 from dmljax._src.tensor_desc import TensorDesc
@@ -190,13 +190,15 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [1, 2],
            [3, 4]], dtype=int32)
     """
-    return _tile_calls((x,), (repeats,))
+    if not (is_int_tuple(repeats) and is_concrete_array(x)):
+        x = as_array(x, op=_FUNCTION, field="x")
+        repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
+    return _tile(x, repeats)
 
 
-def _validate_tile(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
-    """The checks of :func:`tile`; returns the jitted call and its arrays."""
-    (x,) = arrays
-    (repeats,) = statics
+def _checked_tile(x: Any, repeats: Any) -> jax.Array:
+    """:func:`tile` after its static values are Python values: the checks, while
+    tracing, then the lowering."""
     x = as_array(x, op=_FUNCTION, field="x")
     repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
     if len(repeats) != x.ndim:
@@ -219,10 +221,10 @@ def _validate_tile(arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
             f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
             f"{np.dtype(x.dtype).name})",
         )
-    return jitted_with(tile_lowering, repeats=repeats), (x,)
+    return tile_lowering(x, repeats=repeats)
 
 
-_tile_calls = ValidatedCalls(_validate_tile)
+_tile = Dispatch(_checked_tile, static_count=1)
 
 
 # XLA counts an array's bytes in an int64, and a shape past that aborts the whole

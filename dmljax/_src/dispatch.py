@@ -18,6 +18,7 @@ from jax.core import Tracer
 
 __all__ = ["Dispatch", "is_concrete_array", "is_int_tuple"]
 
+_ONLY_INT = frozenset({int})
 # Types seen to be concrete JAX arrays: a set lookup is cheaper than isinstance.
 _CONCRETE_ARRAY_TYPES: set[type] = set()
 
@@ -36,7 +37,7 @@ def is_concrete_array(x: Any) -> bool:
 def is_int_tuple(value: Any) -> bool:
     """Whether ``value`` is a tuple of Python ints (not bools): a static value JAX can hash
     and that needs no conversion."""
-    return type(value) is tuple and all(type(v) is int for v in value)
+    return type(value) is tuple and _ONLY_INT.issuperset(map(type, value))
 
 
 class Dispatch:

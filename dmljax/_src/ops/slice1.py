@@ -227,12 +227,14 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
-    window = (offsets, sizes, strides)
     if not (
-        all(is_int_tuple(values) for values in window)
+        is_int_tuple(offsets)
+        and is_int_tuple(sizes)
+        and is_int_tuple(strides)
         and (output_sizes is None or is_int_tuple(output_sizes))
         and is_concrete_array(x)
     ):
+        window = (offsets, sizes, strides)
         x = as_array(x, op=_FUNCTION, field="x")
         offsets, sizes, strides = (
             static_int_tuple(values, op=_FUNCTION, field=field)

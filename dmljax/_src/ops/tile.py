@@ -129,22 +129,25 @@ _MAX_CONCATENATED_REPEAT = 8
 def tile_lowering(x: jax.Array, *, repeats: tuple[int, ...]) -> jax.Array:
     """The one implementation of TILE, shared by both faces (``repeats`` may hold 0).
 
-    On an H100 (jax 0.11.2) concatenation, innermost axis first, beats the
-    broadcast form of :func:`jax.numpy.tile` whenever a non-minor axis repeats
-    (0.87x for (2, 2), 0.68x for (4, 1) on 4096x4096 f32; 0.55x for int8),
-    while broadcasting is 1-2% faster when only the last axis repeats.
+    Broadcast along the minor axis, then concatenate along each repeated
+    non-minor axis. On an H100 (jax 0.11.2, 4096x4096 f32) that runs (2, 2)
+    in 0.123 ms against :func:`jax.numpy.tile`'s 0.144 ms (its broadcast form
+    re-reads the input once per major repeat) and (4, 1) in 0.126 ms against
+    0.187 ms, and compiles within 1.03-1.13x of it; concatenating along the
+    minor axis too is as fast but compiles 1.2-1.3x slower.
     """
     if all(repeat == 1 for repeat in repeats):
         return x
-    only_minor_axis = all(repeat == 1 for repeat in repeats[:-1])
+    *major, minor = repeats
     if (
-        only_minor_axis
-        or min(repeats) == 0
-        or max(repeats) > _MAX_CONCATENATED_REPEAT
+        min(repeats) == 0
+        or max(major, default=1) > _MAX_CONCATENATED_REPEAT
         or _concatenation_may_change_bits(x.dtype)
     ):
         return _tile_by_broadcast(x, repeats)
-    return _tile_by_concatenation(x, repeats)
+    if minor != 1:
+        x = _tile_by_broadcast(x, (*(1 for _ in major), minor))
+    return _tile_by_concatenation(x, (*major, 1))
 
 
 def _concatenation_may_change_bits(dtype: Any) -> bool:

@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -13,11 +14,32 @@ from jax.custom_batching import custom_vmap
 
 import dmljax as dml
 from dmljax.__main__ import main
-from dmljax._src import doc_examples, selftest
+from dmljax._src import compile as compile_module, doc_examples, reference, selftest
 from tests import helpers
 
 REPO = pathlib.Path(dml.__file__).parents[1]
 BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
+
+# The doc examples of DirectML features dmljax does not implement: the only ones skipped.
+UNIMPLEMENTED = {
+    "DML_OPERATOR_GATHER_ND",
+    "DML_OPERATOR_GATHER_ND1",
+    "DML_OPERATOR_JOIN",
+    "DML_OPERATOR_PADDING",
+    "DML_OPERATOR_SCATTER_ND",
+    "DML_OPERATOR_SLICE_GRAD",
+    "DML_OPERATOR_SPLIT",
+    "DML_TENSOR_DATA_TYPE_UINT4_PACKING",
+}
+# The doc examples name SCATTER by its newer name.
+_DOC_NAME = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
+# SLICE has no functional face and runs through SLICE1's lowering: SLICE1's sweep covers it.
+_SWEPT_AS = {"DML_OPERATOR_SLICE": "DML_OPERATOR_SLICE1"}
+
+
+def _registered_operators():
+    """DirectML's name of every operator compile_operator knows, e.g. ``"DML_OPERATOR_TILE"``."""
+    return {d.support.operator for d in compile_module._REGISTRY.values()}
 
 
 # --- The doc-example builders ---------------------------------------------------------------------
@@ -44,6 +66,65 @@ def test_builders_cover_tile_and_gather_and_match_the_test_helpers():
     np.testing.assert_array_equal(example.expected, helpers.tensor_of(raw["expected"]))
     assert example.desc.index_dimensions == 2
     assert example.desc.indices_tensor.data_type is dml.DataType.UINT32
+
+
+def test_every_implemented_operator_and_the_strided_views_have_a_builder():
+    registered = _registered_operators()
+    assert {"DML_OPERATOR_TILE", "DML_OPERATOR_SCATTER", "DML_OPERATOR_SLICE"} <= registered
+    documented = {_DOC_NAME.get(op, op) for op in registered} | {"BUFFER_TENSOR_VIEW"}
+    assert documented == set(doc_examples.BUILDERS)
+    for op in documented:
+        assert doc_examples.entries(op), f"no doc example of {op}"
+
+
+def test_only_the_unimplemented_operators_are_skipped():
+    without_builder = {e["op"] for e in doc_examples.entries()} - set(doc_examples.BUILDERS)
+    assert without_builder == UNIMPLEMENTED
+    runnable = doc_examples.CHECKED_STATUSES | {doc_examples.REFUSED_STATUS}
+    assert [e["id"] for e in BUILT if e["status"] not in runnable] == []
+
+
+def test_the_scatter_example_with_a_duplicate_index_runs_deterministic():
+    example = doc_examples.build(doc_examples.entry("scatter-ex1"))
+    x, indices, updates = example.inputs
+    assert np.unique(indices).size < indices.size  # the docs write one element twice
+    assert example.options == {"deterministic": True}
+    # The docs' output is the reference's last-write-wins.
+    np.testing.assert_array_equal(reference.scatter(x, indices, updates, axis=0), example.expected)
+    op = dml.compile_operator(example.desc, **example.options)
+    np.testing.assert_array_equal(op(*example.inputs), example.expected)
+
+
+@pytest.mark.parametrize("entry", doc_examples.entries("BUFFER_TENSOR_VIEW"), ids=lambda e: e["id"])
+def test_a_strided_view_is_read_through_a_strided_input_desc(entry):
+    desc = doc_examples.build(entry).desc
+    assert isinstance(desc, dml.TileOperatorDesc)
+    assert desc.input_tensor.strides == tuple(entry["attrs"]["Strides"])
+    assert desc.input_tensor.sizes == tuple(entry["attrs"]["Sizes"])
+    assert set(desc.repeats) == {1}
+    assert desc.output_tensor.strides is None
+    assert doc_examples.check(entry).detail == "also dml.from_strided_buffer"
+
+
+def test_a_wrong_functional_face_fails_with_its_name(monkeypatch):
+    entry = doc_examples.entry("strides-colmajor")
+
+    def packed(example):  # ignores the strides: reads the buffer row-major
+        return example.inputs[0].reshape(example.expected.shape)
+
+    monkeypatch.setitem(doc_examples.FUNCTIONAL_FACES, "BUFFER_TENSOR_VIEW", ("packed", packed))
+    outcome = doc_examples.check(entry)
+    assert outcome.passed is False
+    assert outcome.detail.startswith("packed: ")
+    assert outcome.detail.endswith("elements differ from the docs")
+
+    def broken(example):
+        raise RuntimeError("no buffer")
+
+    monkeypatch.setitem(doc_examples.FUNCTIONAL_FACES, "BUFFER_TENSOR_VIEW", ("broken", broken))
+    outcome = doc_examples.check(entry)
+    assert outcome.passed is False
+    assert outcome.detail == "broken: RuntimeError: no buffer"
 
 
 def test_entries_without_a_builder_or_without_data_are_skipped():
@@ -89,6 +170,66 @@ def test_each_sweep_draws_a_case_that_passes(op, dtype):
     checked = selftest.check_sweep_case(case)
     assert checked[:3] == ["eager", "jit", "vmap"]
     assert ("jvp+grad" in checked) == bool(jnp.issubdtype(dtype, jnp.floating))
+
+
+def test_a_sweep_exists_for_every_registered_operator():
+    assert {_SWEPT_AS.get(op, op) for op in _registered_operators()} == set(selftest.SWEEPS)
+
+
+def _has_duplicate_targets(indices, dim, axis):
+    """Whether two in-range indices of a line along ``axis`` name the same element."""
+    wrapped = np.where(indices < 0, indices.astype(np.int64) + dim, indices)
+    lines = np.moveaxis(wrapped, axis, -1)
+    for coordinate in np.ndindex(*lines.shape[:-1]):
+        line = lines[coordinate]
+        targets = line[(line >= 0) & (line < dim)]
+        if np.unique(targets).size < targets.size:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("index_dtype", [np.int8, np.int32, np.uint8, np.uint32], ids=str)
+def test_unique_targets_write_each_element_at_most_once(index_dtype):
+    shape, dim, axis = (3, 7, 2), 4, 1  # 7 indices per line for 4 targets: some dropped
+    indices = selftest._unique_targets(
+        np.random.default_rng(3), shape, np.dtype(index_dtype), dim, axis
+    )
+    assert indices.dtype == index_dtype
+    assert indices.shape == shape
+    assert not _has_duplicate_targets(indices, dim, axis)
+    wrapped = np.where(indices < 0, indices.astype(np.int64) + dim, indices)
+    assert ((wrapped < 0) | (wrapped >= dim)).any()
+    assert (indices < 0).any() == np.issubdtype(index_dtype, np.signedinteger)
+
+
+def test_the_scatter_sweep_checks_both_lowerings_with_derivatives():
+    rng = np.random.default_rng(5)
+    floating = [
+        selftest.scatter_sweep(rng, dtype)
+        for dtype in selftest.DATA_DTYPES
+        if jnp.issubdtype(dtype, jnp.floating)
+    ]
+    assert any(case.label.endswith("deterministic=True") for case in floating)
+    assert any(case.label.endswith("unique targets") for case in floating)
+    assert all(case.linear_argnums == (0, 2) for case in floating)
+
+
+def _label_axis(label):
+    match = re.search(r" axis (-?\d+) ", label)
+    assert match, label
+    return int(match.group(1))
+
+
+def test_deterministic_scatter_draws_hold_duplicates():
+    float32 = np.dtype(np.float32)
+    cases = [selftest.scatter_sweep(np.random.default_rng(seed), float32) for seed in range(10)]
+    assert all(case.label.endswith("deterministic=True") for case in cases)
+    assert any(
+        _has_duplicate_targets(indices, x.shape[axis], axis)
+        for case in cases
+        for x, indices, _ in case.batch
+        for axis in [_label_axis(case.label) % x.ndim]
+    )
 
 
 @jax.custom_vjp
@@ -167,11 +308,15 @@ def test_python_dash_m_dmljax_selftest_passes():
         assert entry["id"] in out
     assert "FAIL " not in out
     assert "DML_OPERATOR_SPLIT x5: no builder for this operator" in out
+    skipped = [e for e in doc_examples.entries() if e["op"] in UNIMPLEMENTED]
+    assert f"skipped {len(skipped)} doc examples:" in out
+    for op in doc_examples.BUILDERS:
+        assert f"  {op} x" not in out
     assert out.rstrip().splitlines()[-1].startswith("selftest passed: ")
     for op in selftest.SWEEPS:
         sweep_rows = [
             line for line in out.splitlines()
-            if line.startswith("sweep") and op.removeprefix("DML_OPERATOR_") in line
+            if line.startswith("sweep") and line.split()[1] == op.removeprefix("DML_OPERATOR_")
         ]  # fmt: skip
         assert len(sweep_rows) == len(selftest.DATA_DTYPES)
         assert any("jvp+grad" in row for row in sweep_rows)

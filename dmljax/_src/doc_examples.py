@@ -8,12 +8,22 @@ implemented operator to its builder, and :func:`check` runs an entry the way
 builder are skipped. To cover a new operator, add its builder to
 :data:`BUILDERS`: a function of the entry that returns the desc, reading sizes
 and data types only (never ``data``, which an as-written example may get wrong).
+:data:`COMPILE_OPTIONS` holds the ``compile_operator`` options an operator's
+examples need, and :data:`FUNCTIONAL_FACES` a second way to compute an
+operator's examples, checked as well.
+
+The strided buffer views of DirectML's strides page (``BUFFER_TENSOR_VIEW``)
+are no operator: they are read through a TILE of repeats 1 whose input desc
+has the view's sizes and strides, and through :func:`dmljax.from_strided_buffer`.
 
 >>> example = build(entry("tile-ex1"))
 >>> example.desc.repeats, [x.shape for x in example.inputs], example.expected.shape
 ((1, 1, 3, 3), [(1, 1, 2, 3)], (1, 1, 6, 9))
 >>> check(entry("gather-ex3-doc-as-written")).passed
 True
+>>> outcome = check(entry("scatter-ex1"))  # index 3 is written twice: the last update wins
+>>> outcome.passed, outcome.detail
+(True, 'deterministic=True')
 """
 
 from __future__ import annotations
@@ -35,6 +45,8 @@ from dmljax._src.bench.report import describe_error
 __all__ = [
     "BUILDERS",
     "CHECKED_STATUSES",
+    "COMPILE_OPTIONS",
+    "FUNCTIONAL_FACES",
     "PATH",
     "REFUSED_STATUS",
     "DocExample",
@@ -104,9 +116,73 @@ def _gather(e: Entry) -> dml.GatherOperatorDesc:
     )
 
 
+def _gather_elements(e: Entry) -> dml.GatherElementsOperatorDesc:
+    return dml.GatherElementsOperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        axis=e["attrs"]["Axis"],
+    )
+
+
+def _scatter(e: Entry) -> dml.ScatterOperatorDesc:
+    return dml.ScatterOperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
+        updates_tensor=tensor_desc_of(e["inputs"]["UpdatesTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        axis=e["attrs"]["Axis"],
+    )
+
+
+def _slice1(e: Entry) -> dml.Slice1OperatorDesc:
+    return dml.Slice1OperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        input_window_offsets=tuple(e["attrs"]["InputWindowOffsets"]),
+        input_window_sizes=tuple(e["attrs"]["InputWindowSizes"]),
+        input_window_strides=tuple(e["attrs"]["InputWindowStrides"]),
+    )
+
+
+def _slice(e: Entry) -> dml.SliceOperatorDesc:
+    return dml.SliceOperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        offsets=tuple(e["attrs"]["Offsets"]),
+        sizes=tuple(e["attrs"]["Sizes"]),
+        strides=tuple(e["attrs"]["Strides"]),
+    )
+
+
+def _buffer_view(e: Entry) -> dml.TileOperatorDesc:
+    """A TILE of repeats 1 whose input desc is the view: the operator copies what it reads."""
+    view = dml.TensorDesc(
+        data_type=dml.DataType[e["inputs"]["Buffer"]["dtype"]],
+        sizes=tuple(e["attrs"]["Sizes"]),
+        strides=tuple(e["attrs"]["Strides"]),
+    )
+    return dml.TileOperatorDesc(
+        input_tensor=view,
+        output_tensor=tensor_desc_of(e["expected"]),
+        repeats=(1,) * view.dimension_count,
+    )
+
+
 BUILDERS: dict[str, DescBuilder] = {
     "DML_OPERATOR_TILE": _tile,
     "DML_OPERATOR_GATHER": _gather,
+    "DML_OPERATOR_GATHER_ELEMENTS": _gather_elements,
+    "DML_OPERATOR_SCATTER_ELEMENTS": _scatter,
+    "DML_OPERATOR_SLICE1": _slice1,
+    "DML_OPERATOR_SLICE": _slice,
+    "BUFFER_TENSOR_VIEW": _buffer_view,
+}
+
+# The SCATTER page calls duplicate indices invalid, yet its example 1 writes index 3 twice
+# and shows the last update winning: only deterministic=True promises that on every backend.
+COMPILE_OPTIONS: dict[str, Mapping[str, Any]] = {
+    "DML_OPERATOR_SCATTER_ELEMENTS": {"deterministic": True},
 }
 
 
@@ -119,12 +195,26 @@ class DocExample:
         desc: the operator desc the example describes.
         inputs: the input arrays in DirectML's binding order (the entry's order).
         expected: the documented output.
+        options: the keyword arguments of ``dml.compile_operator`` it runs with.
     """
 
     id: str
     desc: Any
     inputs: tuple[np.ndarray, ...]
     expected: np.ndarray
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def _read_view(example: DocExample) -> jax.Array:
+    """The buffer of a BUFFER_TENSOR_VIEW example read without an operator."""
+    return dml.from_strided_buffer(example.inputs[0], example.desc.input_tensor)
+
+
+# A second computation of an operator's examples, named for the table, that must also give
+# the documented output: the strided views are read by the function a port calls directly.
+FUNCTIONAL_FACES: dict[str, tuple[str, Callable[[DocExample], Any]]] = {
+    "BUFFER_TENSOR_VIEW": ("dml.from_strided_buffer", _read_view),
+}
 
 
 def build(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> DocExample:
@@ -139,6 +229,7 @@ def build(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> DocExa
         desc=builder(e),
         inputs=tuple(tensor_of(tensor) for tensor in e["inputs"].values()),
         expected=tensor_of(e["expected"]),
+        options=dict(COMPILE_OPTIONS.get(e["op"], {})),
     )
 
 
@@ -175,9 +266,11 @@ def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcom
     """Runs one entry through ``dml.compile_operator`` at ``FeatureLevel.LATEST``.
 
     A valid, corrected or encoded example passes when the compiled operator
-    gives exactly the expected output (values, sizes and dtype); an example the
-    docs get wrong (``doc-as-written-invalid``) passes when building or compiling
-    its desc raises ``InvalidArgumentError``. Never raises.
+    (with the operator's :data:`COMPILE_OPTIONS`), and its functional face in
+    :data:`FUNCTIONAL_FACES` if it has one, give exactly the expected output
+    (values, sizes and dtype); an example the docs get wrong
+    (``doc-as-written-invalid``) passes when building or compiling its desc
+    raises ``InvalidArgumentError``. Never raises.
     """
     builders = BUILDERS if builders is None else builders
     outcome = functools.partial(Outcome, e["id"], e["op"], e["status"])
@@ -190,21 +283,49 @@ def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcom
             if e["status"] == REFUSED_STATUS:
                 return _check_refused(e, builders, outcome)
             example = build(e, builders)
-            op = dml.compile_operator(example.desc, feature_level=dml.FeatureLevel.LATEST)
+            op = dml.compile_operator(
+                example.desc, feature_level=dml.FeatureLevel.LATEST, **example.options
+            )
             actual = np.asarray(op(*example.inputs))
     except Exception as error:  # any failure is the example's verdict, not a crash
         return outcome(False, describe_error(error))
-    expected = example.expected
+    difference = _difference(actual, example.expected)
+    if difference:
+        return outcome(False, difference)
+    notes = [f"{name}={value}" for name, value in example.options.items()]
+    face = FUNCTIONAL_FACES.get(e["op"])
+    if face is not None:
+        name, compute = face
+        difference = _functional_difference(e, example, compute)
+        if difference:
+            return outcome(False, f"{name}: {difference}")
+        notes.append(f"also {name}")
+    return outcome(True, ", ".join(notes))
+
+
+def _difference(actual: np.ndarray, expected: np.ndarray) -> str:
+    """How ``actual`` differs from the documented output; empty when it is exactly that."""
     if actual.dtype != expected.dtype or actual.shape != expected.shape:
-        return outcome(
-            False,
+        return (
             f"got {actual.dtype}{list(actual.shape)}, expected {expected.dtype}"
-            f"{list(expected.shape)}",
+            f"{list(expected.shape)}"
         )
     if not np.array_equal(actual, expected):
         wrong = int(np.sum(actual != expected))
-        return outcome(False, f"{wrong} of {expected.size} elements differ from the docs")
-    return outcome(True)
+        return f"{wrong} of {expected.size} elements differ from the docs"
+    return ""
+
+
+def _functional_difference(
+    e: Entry, example: DocExample, compute: Callable[[DocExample], Any]
+) -> str:
+    """:func:`_difference` of a functional face's output, or the error it raised."""
+    try:
+        with _x64_scope(e):
+            actual = np.asarray(compute(example))
+    except Exception as error:  # reported like a wrong value
+        return describe_error(error)
+    return _difference(actual, example.expected)
 
 
 def _check_refused(
@@ -212,7 +333,9 @@ def _check_refused(
 ) -> Outcome:
     try:
         desc = builders[e["op"]](e)
-        dml.compile_operator(desc, feature_level=dml.FeatureLevel.LATEST)
+        dml.compile_operator(
+            desc, feature_level=dml.FeatureLevel.LATEST, **COMPILE_OPTIONS.get(e["op"], {})
+        )
     except dml.errors.InvalidArgumentError as error:
         return outcome(True, f"refused: {error}")
     return outcome(False, "accepted, but the docs' example breaks the operator's rules")

@@ -34,6 +34,13 @@ class ArgumentError(Exception):
         expected: what the rule requires, as a phrase that follows "must be".
         given: what was given.
         hint: what to do about it, where there is something to say.
+
+    >>> import dmljax as dml
+    >>> try:
+    ...     dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 0))
+    ... except dml.errors.ArgumentError as e:
+    ...     print(e.op, e.field, e.given)
+    TensorDesc sizes[1] 0
     """
 
     def __init__(
@@ -53,8 +60,24 @@ class ArgumentError(Exception):
 
 
 class InvalidArgumentError(ArgumentError, ValueError):
-    """A desc, an argument or a value breaks a DirectML rule (``E_INVALIDARG``)."""
+    """A desc, an argument or a value breaks a DirectML rule (``E_INVALIDARG``).
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> try:
+    ...     dml.gather(jnp.ones(3), jnp.array([0.5]), axis=0)
+    ... except ValueError as e:  # an InvalidArgumentError is a ValueError
+    ...     print(type(e).__name__, e.field)
+    InvalidArgumentError indices
+    """
 
 
 class ArgumentTypeError(ArgumentError, TypeError):
-    """An argument has the wrong Python type, e.g. an ``int`` where a tuple belongs."""
+    """An argument has the wrong Python type, e.g. an ``int`` where a tuple belongs.
+
+    >>> import dmljax as dml
+    >>> try:
+    ...     dml.compile_operator("DML_OPERATOR_TILE")
+    ... except TypeError as e:  # an ArgumentTypeError is a TypeError
+    ...     print(type(e).__name__, e.field)
+    ArgumentTypeError desc
+    """

@@ -64,6 +64,20 @@ print(
     scatter_op(jnp.arange(5.0), jnp.array([3, 1, 3, 0], jnp.uint32), jnp.array([5.0, 6, 7, 8])),
 )
 
+# GATHER_ELEMENTS, the page's example: output[y, x] = input[indices[y, x], x].
+gather_elements_desc = dml.GatherElementsOperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(3, 3)),
+    indices_tensor=dml.TensorDesc(data_type=u32, sizes=(2, 3)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(2, 3)),
+    axis=0,
+)
+print(
+    "GATHER_ELEMENTS (desc face):\n",
+    dml.compile_operator(gather_elements_desc)(
+        jnp.arange(1.0, 10.0).reshape(3, 3), jnp.array([[1, 2, 0], [2, 0, 0]], jnp.uint32)
+    ),
+)
+
 # The functional faces: torch.gather / take_along_axis and ONNX ScatterElements, DirectML rules.
 scores = jnp.array([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]])
 picked = dml.gather_elements(scores, jnp.array([[1], [0]]), axis=1)
@@ -86,3 +100,29 @@ print("SLICE1 (desc face):\n", dml.compile_operator(slice_desc)(grid)[0, 0])
 print(
     "SLICE1 (functional face):", dml.slice1(jnp.arange(10), offsets=(1,), sizes=(8,), strides=(-3,))
 )
+
+# SLICE (FL 1_0), SLICE1's predecessor: its sizes are the output sizes, its strides positive.
+old_slice_desc = dml.SliceOperatorDesc(
+    input_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 4, 4)),
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(1, 1, 2, 2)),
+    offsets=(0, 0, 1, 0),
+    sizes=(1, 1, 2, 2),
+    strides=(1, 1, 2, 3),
+)
+old_slice_op = dml.compile_operator(old_slice_desc, feature_level=dml.FeatureLevel.FL_1_0)
+print("SLICE (desc face):\n", old_slice_op(grid)[0, 0])
+
+# --- Strided buffers -----------------------------------------------------------------------------
+# A TensorDesc with strides describes a flat buffer, as DML_BUFFER_TENSOR_DESC.Strides does: here
+# rows padded to 4 elements. A strided input is bound as that buffer.
+padded_rows = dml.TensorDesc(data_type=f32, sizes=(2, 3), strides=(4, 1))
+buffer = jnp.array([1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 6.0, 0.0])
+print("The buffer read through the strides:\n", dml.from_strided_buffer(buffer, padded_rows))
+flip_rows = dml.Slice1OperatorDesc(
+    input_tensor=padded_rows,
+    output_tensor=dml.TensorDesc(data_type=f32, sizes=(2, 3)),
+    input_window_offsets=(0, 0),
+    input_window_sizes=(2, 3),
+    input_window_strides=(-1, 1),
+)
+print("SLICE1 of the strided input:\n", dml.compile_operator(flip_rows)(buffer))

@@ -11,5 +11,12 @@ def test_public_classes_and_functions_have_docstrings_with_examples():
     for name in dml.__all__:
         obj = getattr(dml, name)
         assert obj.__doc__, name
-        if callable(obj) and name not in {"CompiledOperator"}:
+        if callable(obj):
             assert ">>>" in obj.__doc__, f"{name} has no example in its docstring"
+
+
+def test_error_classes_have_docstrings_with_examples():
+    for name in dml.errors.__all__:
+        doc = getattr(dml.errors, name).__doc__
+        assert doc, name
+        assert ">>>" in doc, f"dmljax.errors.{name} has no example in its docstring"

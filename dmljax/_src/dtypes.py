@@ -64,7 +64,7 @@ class DataType(enum.IntEnum):
 
     @property
     def bit_width(self) -> int:
-        """Bits per element: 4, 8, 16, 32 or 64."""
+        """The bits per element (4, 8, 16, 32 or 64)."""
         return self._info.bit_width
 
     @property

@@ -170,7 +170,7 @@ class TensorDesc:
 
     @property
     def dimension_count(self) -> int:
-        """``DimensionCount``: the number of dimensions."""
+        """The number of dimensions (DirectML's ``DimensionCount``)."""
         return len(self.sizes)
 
     @property
@@ -180,8 +180,8 @@ class TensorDesc:
 
     @property
     def buffer_element_count(self) -> int:
-        """Elements of the smallest buffer a strided desc binds: ``total_tensor_size_in_bytes``
-        rounded up to whole elements.
+        """The length, in elements, of the smallest buffer a strided desc binds
+        (``total_tensor_size_in_bytes`` rounded up to whole elements).
 
         >>> import dmljax as dml
         >>> dml.TensorDesc(data_type=dml.DataType.FLOAT16, sizes=(3,)).buffer_element_count

@@ -1,0 +1,107 @@
+"""The documentation covers the public API and every operator, and its pages run.
+
+The pages' ``>>>`` examples run as doctests (``--doctest-glob='*.md'`` over ``docs/``);
+the feature-level tables and the DirectML doc examples are generated from the code when
+Sphinx builds the docs (``docs/_ext/dmljax_docs.py``). These tests check the sources.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+
+import dmljax as dml
+from dmljax._src import doc_examples, feature_levels
+
+DOCS = pathlib.Path(__file__).parents[1] / "docs"
+PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
+API = DOCS / "api.md"
+
+# ".. autofunction:: dmljax.tile" inside {eval-rst}, or "```{py:class} dmljax.X".
+_DOCUMENTED = re.compile(
+    r"^(?:\.\. auto(?:function|class|module|data|exception)::|```\{py:(?:class|function|data)\})"
+    r"\s+(dmljax(?:\.[A-Za-z_][A-Za-z0-9_]*)+)",
+    re.MULTILINE,
+)
+_SUPPORT_TABLE = re.compile(r"^```\{dml-support-table\}\s+(\w+)\s*$", re.MULTILINE)
+_DOC_EXAMPLES = re.compile(r"^```\{dml-doc-examples\}\s+(\w+)\s*$", re.MULTILINE)
+
+# The operator pages, with the support tables and doc-example sets each must render.
+OPERATOR_PAGES = {
+    "operators/tile.md": ({"TILE"}, {"DML_OPERATOR_TILE"}),
+    "operators/gather.md": ({"GATHER"}, {"DML_OPERATOR_GATHER"}),
+    "operators/gather-elements.md": ({"GATHER_ELEMENTS"}, {"DML_OPERATOR_GATHER_ELEMENTS"}),
+    "operators/scatter.md": ({"SCATTER"}, {"DML_OPERATOR_SCATTER_ELEMENTS"}),
+    "operators/slice.md": ({"SLICE1", "SLICE"}, {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE"}),
+}
+
+
+def _text(page: str) -> str:
+    return (DOCS / page).read_text()
+
+
+def _documented_names() -> list[str]:
+    return _DOCUMENTED.findall(API.read_text())
+
+
+def test_every_public_name_has_an_api_entry():
+    documented = _documented_names()
+    top_level = [name.removeprefix("dmljax.") for name in documented if name.count(".") == 1]
+    missing = sorted(set(dml.__all__) - set(top_level))
+    assert not missing, f"docs/api.md documents no {missing}"
+    unknown = sorted(set(top_level) - set(dml.__all__))
+    assert not unknown, f"docs/api.md documents names outside dmljax.__all__: {unknown}"
+    duplicated = sorted({name for name in top_level if top_level.count(name) > 1})
+    assert not duplicated, f"docs/api.md documents {duplicated} twice"
+
+
+def test_the_errors_module_is_documented_with_its_members():
+    text = API.read_text()
+    assert re.search(r"^\.\. automodule:: dmljax\.errors$", text, re.MULTILINE)
+    # automodule's members are the module's __all__: every public error class.
+    assert set(dml.errors.__all__) == {"ArgumentError", "ArgumentTypeError", "InvalidArgumentError"}
+
+
+@pytest.mark.parametrize("page", sorted(OPERATOR_PAGES))
+def test_each_operator_page_renders_its_support_tables_and_doc_examples(page):
+    tables, examples = OPERATOR_PAGES[page]
+    text = _text(page)
+    assert set(_SUPPORT_TABLE.findall(text)) == tables
+    assert set(_DOC_EXAMPLES.findall(text)) == examples
+
+
+def _support_tables() -> dict[str, feature_levels.OperatorSupport]:
+    return {
+        name: value
+        for name, value in vars(feature_levels).items()
+        if isinstance(value, feature_levels.OperatorSupport)
+    }
+
+
+def test_every_support_table_in_the_code_is_on_a_page():
+    on_pages = {name for page in PAGES for name in _SUPPORT_TABLE.findall(page.read_text())}
+    assert on_pages == set(_support_tables())
+
+
+def test_every_doc_example_of_an_implemented_operator_is_on_a_page():
+    implemented = {support.operator for support in _support_tables().values()}
+    # The examples file names SCATTER by its newer name; the strides page's views are read
+    # with dml.from_strided_buffer.
+    implemented |= {"DML_OPERATOR_SCATTER_ELEMENTS", "BUFFER_TENSOR_VIEW"}
+    in_json = {e["op"] for e in json.loads(doc_examples.PATH.read_text())}
+    on_pages = {op for page in PAGES for op in _DOC_EXAMPLES.findall(page.read_text())}
+    assert in_json & implemented <= on_pages
+    assert on_pages <= in_json
+    assert set(doc_examples.BUILDERS) <= on_pages
+
+
+def test_every_page_with_code_runs_some_examples():
+    for page in PAGES:
+        if page.name == "changelog.md":
+            continue  # only includes CHANGELOG.md
+        text = page.read_text()
+        if "```" in text:
+            assert re.search(r"^```pycon\n>>> ", text, re.MULTILINE), f"{page} runs no example"

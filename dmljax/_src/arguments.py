@@ -23,6 +23,7 @@ __all__ = [
     "StaticInts",
     "as_array",
     "normalize_axis",
+    "one_spelling",
     "static_bool",
     "static_int",
     "static_int_tuple",
@@ -104,6 +105,17 @@ def normalize_axis(axis: Any, ndim: int, *, op: str, field: str = "axis") -> int
             op, field, f"in [{-ndim}, {ndim}) for an array of {ndim} dimensions", axis
         )
     return axis % ndim
+
+
+def one_spelling(axis: int, ndim: int) -> int:
+    """A negative axis in range as its non-negative twin, so both share one jitted program.
+
+    Out-of-range axes are left as they are, for the checks to report as given.
+
+    >>> one_spelling(-1, 3), one_spelling(2, 3), one_spelling(-4, 3)
+    (2, 2, -4)
+    """
+    return axis + ndim if -ndim <= axis < 0 else axis
 
 
 def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:

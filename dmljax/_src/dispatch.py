@@ -11,7 +11,7 @@ computation to compile.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 import jax
 from jax.core import Tracer
@@ -23,7 +23,7 @@ _ONLY_INT = frozenset({int})
 _CONCRETE_ARRAY_TYPES: set[type] = set()
 
 
-def is_concrete_array(x: Any) -> bool:
+def is_concrete_array(x: Any) -> TypeGuard[jax.Array]:
     """Whether ``x`` is a JAX array holding values (not a tracer, not a NumPy array)."""
     kind = type(x)
     if kind in _CONCRETE_ARRAY_TYPES:

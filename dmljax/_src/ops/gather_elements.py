@@ -18,7 +18,7 @@ import numpy as np
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
-from dmljax._src.arguments import as_array, normalize_axis, static_int
+from dmljax._src.arguments import as_array, normalize_axis, one_spelling, static_int
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.dispatch import Dispatch, is_concrete_array
 from dmljax._src.dtypes import require_x64_for_axis
@@ -154,13 +154,13 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
     Array([[3, 1],
            [6, 6]], dtype=int32)
     """
-    if not (type(axis) is int and is_concrete_array(x) and is_concrete_array(indices)):
-        x = as_array(x, op=_FUNCTION, field="x")
-        indices = as_index_array(indices, op=_FUNCTION, field="indices")
-        axis = static_int(axis, op=_FUNCTION, field="axis")
-    if axis < 0 and axis >= -np.ndim(x):  # one program for both spellings of an axis
-        axis += np.ndim(x)
-    return _gather_elements(x, indices, axis)
+    if type(axis) is int and is_concrete_array(x) and is_concrete_array(indices):
+        # Checked while tracing: a repeated signature runs no Python checks.
+        return _gather_elements.jitted(x, indices, one_spelling(axis, x.ndim))
+    x = as_array(x, op=_FUNCTION, field="x")
+    indices = as_index_array(indices, op=_FUNCTION, field="indices")
+    axis = static_int(axis, op=_FUNCTION, field="axis")
+    return _gather_elements(x, indices, one_spelling(axis, np.ndim(x)))
 
 
 def _checked_gather_elements(x: Any, indices: Any, axis: Any) -> jax.Array:

@@ -23,7 +23,13 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels
-from dmljax._src.arguments import as_array, normalize_axis, static_bool, static_int
+from dmljax._src.arguments import (
+    as_array,
+    normalize_axis,
+    one_spelling,
+    static_bool,
+    static_int,
+)
 from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
 from dmljax._src.dispatch import Dispatch, is_concrete_array
 from dmljax._src.dtypes import require_x64_for_axis
@@ -262,7 +268,7 @@ def scatter(
     ...             reduction="add")
     Array([0., 3., 3.], dtype=float32)
     """
-    if not (
+    if (
         type(axis) is int
         and type(deterministic) is bool
         and type(reduction) is str
@@ -270,14 +276,15 @@ def scatter(
         and is_concrete_array(indices)
         and is_concrete_array(updates)
     ):
-        x = as_array(x, op=_FUNCTION, field="x")
-        indices = as_index_array(indices, op=_FUNCTION, field="indices")
-        updates = as_array(updates, op=_FUNCTION, field="updates")
-        axis = static_int(axis, op=_FUNCTION, field="axis")
-        deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
-        reduction = _static_reduction(reduction)
-    if axis < 0 and axis >= -np.ndim(x):  # one program for both spellings of an axis
-        axis += np.ndim(x)
+        # Checked while tracing: a repeated signature runs no Python checks.
+        axis = one_spelling(axis, x.ndim)
+        return _scatter.jitted(x, indices, updates, axis, deterministic, reduction)
+    x = as_array(x, op=_FUNCTION, field="x")
+    indices = as_index_array(indices, op=_FUNCTION, field="indices")
+    updates = as_array(updates, op=_FUNCTION, field="updates")
+    axis = one_spelling(static_int(axis, op=_FUNCTION, field="axis"), np.ndim(x))
+    deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
+    reduction = _static_reduction(reduction)
     return _scatter(x, indices, updates, axis, deterministic, reduction)
 
 

@@ -227,21 +227,23 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
-    if not (
+    if (
         is_int_tuple(offsets)
         and is_int_tuple(sizes)
         and is_int_tuple(strides)
         and (output_sizes is None or is_int_tuple(output_sizes))
         and is_concrete_array(x)
     ):
-        window = (offsets, sizes, strides)
-        x = as_array(x, op=_FUNCTION, field="x")
-        offsets, sizes, strides = (
-            static_int_tuple(values, op=_FUNCTION, field=field)
-            for field, values in zip(("offsets", "sizes", "strides"), window, strict=True)
-        )
-        if output_sizes is not None:
-            output_sizes = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
+        # Checked while tracing: a repeated signature runs no Python checks.
+        return _slice1.jitted(x, offsets, sizes, strides, output_sizes)
+    x = as_array(x, op=_FUNCTION, field="x")
+    window = (offsets, sizes, strides)
+    offsets, sizes, strides = (
+        static_int_tuple(values, op=_FUNCTION, field=field)
+        for field, values in zip(("offsets", "sizes", "strides"), window, strict=True)
+    )
+    if output_sizes is not None:
+        output_sizes = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
     return _slice1(x, offsets, sizes, strides, output_sizes)
 
 

@@ -193,10 +193,11 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [1, 2],
            [3, 4]], dtype=int32)
     """
-    if not (is_int_tuple(repeats) and is_concrete_array(x)):
-        x = as_array(x, op=_FUNCTION, field="x")
-        repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
-    return _tile(x, repeats)
+    if is_int_tuple(repeats) and is_concrete_array(x):
+        # Checked while tracing: a repeated signature runs no Python checks.
+        return _tile.jitted(x, repeats)
+    x = as_array(x, op=_FUNCTION, field="x")
+    return _tile(x, static_int_tuple(repeats, op=_FUNCTION, field="repeats"))
 
 
 def _checked_tile(x: Any, repeats: Any) -> jax.Array:

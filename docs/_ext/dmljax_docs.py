@@ -24,7 +24,7 @@ import contextlib
 import dataclasses
 import pathlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import jax
@@ -218,59 +218,8 @@ def _first_64_bit_data(support: feature_levels.OperatorSupport) -> str:
 # --- DirectML doc examples -----------------------------------------------------------------------
 
 
-def _tensor(e: doc_examples.Entry, name: str) -> dml.TensorDesc:
-    return doc_examples.tensor_desc_of(e["inputs"][name])
-
-
-def _gather_elements(e: doc_examples.Entry) -> dml.GatherElementsOperatorDesc:
-    return dml.GatherElementsOperatorDesc(
-        input_tensor=_tensor(e, "InputTensor"),
-        indices_tensor=_tensor(e, "IndicesTensor"),
-        output_tensor=doc_examples.tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _scatter(e: doc_examples.Entry) -> dml.ScatterOperatorDesc:
-    return dml.ScatterOperatorDesc(
-        input_tensor=_tensor(e, "InputTensor"),
-        indices_tensor=_tensor(e, "IndicesTensor"),
-        updates_tensor=_tensor(e, "UpdatesTensor"),
-        output_tensor=doc_examples.tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _slice1(e: doc_examples.Entry) -> dml.Slice1OperatorDesc:
-    attrs = e["attrs"]
-    return dml.Slice1OperatorDesc(
-        input_tensor=_tensor(e, "InputTensor"),
-        output_tensor=doc_examples.tensor_desc_of(e["expected"]),
-        input_window_offsets=tuple(attrs["InputWindowOffsets"]),
-        input_window_sizes=tuple(attrs["InputWindowSizes"]),
-        input_window_strides=tuple(attrs["InputWindowStrides"]),
-    )
-
-
-def _slice(e: doc_examples.Entry) -> dml.SliceOperatorDesc:
-    attrs = e["attrs"]
-    return dml.SliceOperatorDesc(
-        input_tensor=_tensor(e, "InputTensor"),
-        output_tensor=doc_examples.tensor_desc_of(e["expected"]),
-        offsets=tuple(attrs["Offsets"]),
-        sizes=tuple(attrs["Sizes"]),
-        strides=tuple(attrs["Strides"]),
-    )
-
-
-# The package's builders win where they exist; these cover the other implemented operators.
-BUILDERS: dict[str, doc_examples.DescBuilder] = {
-    "DML_OPERATOR_GATHER_ELEMENTS": _gather_elements,
-    "DML_OPERATOR_SCATTER_ELEMENTS": _scatter,
-    "DML_OPERATOR_SLICE1": _slice1,
-    "DML_OPERATOR_SLICE": _slice,
-    **doc_examples.BUILDERS,
-}
+# The package's builders, shared with `python -m dmljax selftest`: one desc per example.
+BUILDERS: Mapping[str, doc_examples.DescBuilder] = doc_examples.BUILDERS
 VIEW = "BUFFER_TENSOR_VIEW"
 
 

@@ -169,9 +169,6 @@ class CompiledOperator:
             )
         for (field, tensor), x in zip(self._inputs, arrays, strict=True):
             if tensor.strides is None:
-                # The common case in two comparisons: eager calls are dispatch-bound.
-                if getattr(x, "shape", None) == tensor.sizes and x.dtype == tensor.dtype:
-                    continue
                 check_bound_array(x, tensor, op=self._op, field=field)
             else:
                 check_buffer_array(x, tensor, op=self._op, field=f"the {field} argument")

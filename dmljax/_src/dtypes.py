@@ -134,7 +134,6 @@ _BY_DTYPE: dict[np.dtype[Any], DataType] = {info.dtype: t for t, info in _INFO.i
 
 def x64_enabled() -> bool:
     """Whether 64-bit types are on, honouring ``with jax.enable_x64(...)`` scopes."""
-    # Read on every eager call of a functional face: the flag itself is the cheapest test.
     return bool(jax.config.jax_enable_x64)  # pyright: ignore[reportAttributeAccessIssue]
 
 

@@ -125,21 +125,22 @@ def scatter_dimension_numbers(ndim: int, axis: int) -> lax.ScatterDimensionNumbe
 
 
 def pad_to_operand(
-    axis_indices: jax.Array, updates: jax.Array, shape: Sequence[int], axis: int
-) -> tuple[jax.Array, jax.Array]:
-    """Indices and updates grown to ``shape`` off ``axis``, the new indices out of range.
+    axis_indices: jax.Array, *values: jax.Array, shape: Sequence[int], axis: int
+) -> tuple[jax.Array, ...]:
+    """Indices and the arrays beside them (updates, ...) grown to ``shape`` off ``axis``;
+    the new indices are out of range and the new values zero.
 
     Batching dimensions need equal sizes; an index of ``shape[axis]`` is dropped
     by the scatter, so the padding writes nothing.
     """
     widths = [
         (0, 0 if d == axis else size - n, 0)
-        for d, (size, n) in enumerate(zip(shape, updates.shape, strict=True))
+        for d, (size, n) in enumerate(zip(shape, axis_indices.shape, strict=True))
     ]
     if all(high == 0 for _, high, _ in widths):
-        return axis_indices, updates
+        return (axis_indices, *values)
     dropped = jnp.asarray(shape[axis], axis_indices.dtype)
     return (
         lax.pad(axis_indices, dropped, widths),
-        lax.pad(updates, jnp.zeros((), updates.dtype), widths),
+        *(lax.pad(v, jnp.zeros((), v.dtype), widths) for v in values),
     )

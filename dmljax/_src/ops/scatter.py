@@ -192,9 +192,14 @@ def scatter_lowering(
             positions = elements.to_minor_axis(positions, axis)
     last = x.ndim - 1 if minor else axis
     axis_indices = drop_out_of_range_indices(indices, x.shape[last], wrap_negative=wrap_negative)
-    if positions is not None:
-        positions = elements.pad_to_operand(axis_indices, positions, x.shape, last)[1]
-    axis_indices, updates = elements.pad_to_operand(axis_indices, updates, x.shape, last)
+    if positions is None:
+        axis_indices, updates = elements.pad_to_operand(
+            axis_indices, updates, shape=x.shape, axis=last
+        )
+    else:
+        axis_indices, updates, positions = elements.pad_to_operand(
+            axis_indices, updates, positions, shape=x.shape, axis=last
+        )
     dimension_numbers = elements.scatter_dimension_numbers(x.ndim, last)
     if reduction == "none":
         if positions is not None:

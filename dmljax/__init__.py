@@ -14,7 +14,6 @@ Array([1, 2, 1, 2, 1, 2], dtype=int32)
 import importlib.metadata
 
 from dmljax import errors as errors
-from dmljax._src import ops as _ops  # registers every operator
 from dmljax._src.compile import (
     CompiledOperator as CompiledOperator,
     compile_operator as compile_operator,
@@ -22,6 +21,8 @@ from dmljax._src.compile import (
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
 from dmljax._src.onnx_slice import onnx_slice_window as onnx_slice_window
+from dmljax._src.operator import Operator as Operator
+from dmljax._src.ops import OPERATORS as OPERATORS
 from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
 from dmljax._src.ops.gather_elements import (
     GatherElementsOperatorDesc as GatherElementsOperatorDesc,
@@ -37,8 +38,6 @@ from dmljax._src.strides import (
 )
 from dmljax._src.tensor_desc import TensorDesc as TensorDesc
 
-del _ops
-
 # DirectML's newer names for SCATTER, the counterpart of GATHER_ELEMENTS.
 ScatterElementsOperatorDesc = ScatterOperatorDesc
 scatter_elements = scatter
@@ -48,12 +47,14 @@ try:
 except importlib.metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
-__all__ = [
+__all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests check
     "CompiledOperator",
     "DataType",
     "FeatureLevel",
     "GatherElementsOperatorDesc",
     "GatherOperatorDesc",
+    "OPERATORS",
+    "Operator",
     "ScatterElementsOperatorDesc",
     "ScatterOperatorDesc",
     "Slice1OperatorDesc",

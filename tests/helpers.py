@@ -1,10 +1,11 @@
-"""Shared test helpers: the DirectML doc examples, dtypes and random data."""
+"""Shared test helpers: dtypes, random data and jit caches.
+
+The DirectML doc examples are read through ``dmljax._src.doc_examples`` and expected
+values come from ``dmljax._src.reference``.
+"""
 
 from __future__ import annotations
 
-import functools
-import json
-import pathlib
 from typing import Any
 
 import jax.numpy as jnp
@@ -13,36 +14,9 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 
-DOC_EXAMPLES_PATH = pathlib.Path(dml.__file__).parent / "_src" / "data" / "dml-doc-examples.json"
-
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
 DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)
 FUNCTIONAL_DTYPES = (*(t.dtype for t in DATA_TYPES), np.dtype(np.bool_), np.dtype(jnp.bfloat16))
-
-
-@functools.cache
-def _doc_examples() -> dict[str, dict[str, Any]]:
-    return {e["id"]: e for e in json.loads(DOC_EXAMPLES_PATH.read_text())}
-
-
-def doc_example(example_id: str) -> dict[str, Any]:
-    """One worked example from the DirectML docs (see tests/data/dml-doc-examples.json)."""
-    return _doc_examples()[example_id]
-
-
-def doc_examples(op: str) -> list[dict[str, Any]]:
-    """Every doc example of one DML_OPERATOR_* name."""
-    return [e for e in _doc_examples().values() if e["op"] == op]
-
-
-def tensor_of(entry: dict[str, Any]) -> np.ndarray:
-    """A doc example's tensor ({sizes, dtype, data}) as a NumPy array of its sizes."""
-    dtype = dml.DataType[entry["dtype"]].dtype
-    return np.asarray(entry["data"], dtype=dtype).reshape(entry["sizes"])
-
-
-def tensor_desc_of(entry: dict[str, Any]) -> dml.TensorDesc:
-    return dml.TensorDesc(data_type=dml.DataType[entry["dtype"]], sizes=tuple(entry["sizes"]))
 
 
 def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
@@ -95,3 +69,10 @@ def seeds(draw: st.DrawFn) -> np.random.Generator:
 def jit_cache_size(jitted: Any) -> int:
     """How many programs a ``jax.jit`` function has compiled (traced) so far."""
     return jitted._cache_size()
+
+
+def face_program(function: Any) -> Any:
+    """The jitted program behind a functional face, e.g. ``dml.gather``."""
+    (operator,) = (op for op in dml.OPERATORS if op.function is function)
+    assert operator.face is not None
+    return operator.face.dispatch.jitted

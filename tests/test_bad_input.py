@@ -29,7 +29,6 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src import compile as compile_module
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -908,21 +907,21 @@ def _functional_ops() -> set[str]:
 
 def test_the_table_covers_every_operator_on_both_faces() -> None:
     ops = {case.op for case in TABLE}
-    desc_ops = {desc_type.__name__ for desc_type in compile_module._REGISTRY}
+    desc_ops = {operator.desc_type.__name__ for operator in dml.OPERATORS}
     functional_ops = _functional_ops()
     assert functional_ops == {TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN, SCATTER_FN, SLICE1_FN}
     assert desc_ops <= ops
     assert functional_ops <= ops
     # Functional checks must fire while tracing, too.
     assert functional_ops <= {case.op for case in TABLE if case.id.endswith("[jit]")}
-    for desc_type, definition in compile_module._REGISTRY.items():
-        op = desc_type.__name__
+    for operator in dml.OPERATORS:
+        op = operator.desc_type.__name__
         fields = {case.field for case in TABLE if case.op == op}
         required = {
             "arguments",
-            *(f"the {field} argument" for field in definition.input_fields),
-            f"{definition.output_field}.sizes",
-            f"{definition.output_field}.data_type",
+            *(f"the {field} argument" for field in operator.input_fields),
+            *(f"{field}.sizes" for field in operator.output_fields),
+            *(f"{field}.data_type" for field in operator.output_fields),
             "feature_level",
         }
         assert required <= fields, f"{op} lacks rows for {required - fields}"

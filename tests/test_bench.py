@@ -18,7 +18,6 @@ import pytest
 
 import dmljax
 from dmljax.__main__ import main
-from dmljax._src import compile as compile_module
 from dmljax._src.bench import cases, plot
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.report import format_report
@@ -47,8 +46,7 @@ _BENCHED_AS = {"SLICE": "SLICE1"}
 
 def _registered_operators():
     """DirectML's name of every operator compile_operator knows, e.g. ``"TILE"``."""
-    definitions = compile_module._REGISTRY.values()
-    return {d.support.operator.removeprefix("DML_OPERATOR_") for d in definitions}
+    return {operator.name.removeprefix("DML_OPERATOR_") for operator in dmljax.OPERATORS}
 
 
 def test_case_names_are_unique_and_every_operator_has_both_kinds():

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
-from dmljax._src.ops import gather as gather_module, tile as tile_module
+from dmljax._src.operator import Dispatch, is_concrete_array, is_int_tuple
 from tests import helpers
 
 
@@ -48,10 +47,10 @@ def test_checks_run_once_per_signature():
 
 def test_inside_a_trace_the_operator_is_inlined():
     x = jnp.ones((2, 3))
-    size = helpers.jit_cache_size(tile_module._tile.jitted)
+    size = helpers.jit_cache_size(helpers.face_program(dml.tile))
     text = jax.jit(lambda x: dml.tile(x, (2, 5))).lower(x).as_text()
     assert "call @" not in text  # no nested computation for XLA to compile and inline
-    assert helpers.jit_cache_size(tile_module._tile.jitted) == size
+    assert helpers.jit_cache_size(helpers.face_program(dml.tile)) == size
 
 
 def test_an_error_after_a_cached_success_still_names_the_op():
@@ -68,6 +67,6 @@ def test_an_error_after_a_cached_success_still_names_the_op():
 def test_both_spellings_of_an_axis_share_one_program():
     x, i = jnp.ones((4, 5)), jnp.zeros(3, jnp.int32)
     dml.gather(x, i, axis=1)
-    size = helpers.jit_cache_size(gather_module._gather.jitted)
+    size = helpers.jit_cache_size(helpers.face_program(dml.gather))
     dml.gather(x, i, axis=-1)
-    assert helpers.jit_cache_size(gather_module._gather.jitted) == size
+    assert helpers.jit_cache_size(helpers.face_program(dml.gather)) == size

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
+from dmljax._src import doc_examples, reference
 from dmljax._src.bench.hlo import kernel_count
 from dmljax._src.ops import gather as gather_module
 from dmljax._src.rules import right_align
@@ -62,10 +62,10 @@ def desc_of_example(example):
     ["gather-ex1", "gather-ex2", "gather-ex3-corrected", "gather-ex4", "gather-ex5"],
 )
 def test_doc_examples(example_id):
-    example = helpers.doc_example(example_id)
-    x = helpers.tensor_of(example["inputs"]["InputTensor"])
-    indices = helpers.tensor_of(example["inputs"]["IndicesTensor"])
-    expected = helpers.tensor_of(example["expected"])
+    example = doc_examples.entry(example_id)
+    x = doc_examples.tensor_of(example["inputs"]["InputTensor"])
+    indices = doc_examples.tensor_of(example["inputs"]["IndicesTensor"])
+    expected = doc_examples.tensor_of(example["expected"])
     desc = desc_of_example(example)
     np.testing.assert_array_equal(dml.compile_operator(desc)(x, indices), expected)
     k, axis = desc.index_dimensions, desc.axis
@@ -80,7 +80,7 @@ def test_doc_examples(example_id):
 
 
 def test_doc_example_3_as_written_is_refused_for_its_index_dimensions():
-    example = helpers.doc_example("gather-ex3-doc-as-written")
+    example = doc_examples.entry("gather-ex3-doc-as-written")
     assert example["status"] == "doc-as-written-invalid"
     with pytest.raises(InvalidArgumentError, match="index_dimensions") as e:
         dml.compile_operator(desc_of_example(example))
@@ -362,24 +362,10 @@ def functional_cases(draw):
     return x, helpers.random_indices(rng, index_shape, index_dtype, shape[axis]), axis
 
 
-def functional_reference(x, indices, axis):
-    """dml.gather through the DirectML reference, padded the way ORT and WebNN pad it."""
-    n, q, axis = x.ndim, indices.ndim, axis % x.ndim
-    if q == 0:
-        out = reference.gather(x, indices.reshape((1,) * n), axis=axis, index_dimensions=1)
-        return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
-    padded = x.reshape((1,) * (q - 1) + x.shape)
-    out = reference.gather(
-        padded, indices.reshape((1,) * (n - 1) + indices.shape), axis=axis + q - 1,
-        index_dimensions=q,
-    )  # fmt: skip
-    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
-
-
 @hypothesis.given(functional_cases())
 def test_functional_face_equals_the_reference(case):
     x, indices, axis = case
-    expected = functional_reference(x, indices, axis)
+    expected = reference.take(x, indices, axis)
     with jax.enable_x64(True):
         actual = dml.gather(x, indices, axis=axis)
     assert actual.dtype == x.dtype
@@ -404,9 +390,9 @@ def test_gradients_with_duplicate_indices(axis):
 
 
 def test_desc_face_gradient():
-    desc = desc_of_example(helpers.doc_example("gather-ex5"))
+    desc = desc_of_example(doc_examples.entry("gather-ex5"))
     op = dml.compile_operator(desc)
-    indices = helpers.tensor_of(helpers.doc_example("gather-ex5")["inputs"]["IndicesTensor"])
+    indices = doc_examples.tensor_of(doc_examples.entry("gather-ex5")["inputs"]["IndicesTensor"])
     x = jnp.asarray(np.random.default_rng(6).standard_normal((1, 3, 2)), jnp.float32)
     check_grads(lambda x: op(x, indices), (x,), order=2, modes=("fwd", "rev"), atol=1e-2)
 
@@ -442,7 +428,7 @@ def test_jit_equals_eager_and_no_retrace():
     chex.assert_trees_all_equal(
         jax.jit(lambda x, i: dml.gather(x, i, axis=1))(x, i), dml.gather(x, i, axis=1)
     )
-    jitted = gather_module._gather.jitted
+    jitted = helpers.face_program(dml.gather)
     dml.gather(x, i, axis=1)
     size = helpers.jit_cache_size(jitted)
     dml.gather(x + 1, i + 1, axis=-1)  # same program: axis normalised, new values

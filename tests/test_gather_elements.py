@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
-from dmljax._src.ops import gather_elements as gather_elements_module
+from dmljax._src import doc_examples, reference
 from tests import helpers
 
 T = dml.DataType
@@ -41,16 +40,16 @@ def desc(
 
 
 def test_doc_example():
-    example = helpers.doc_example("gather_elements-ex1")
+    example = doc_examples.entry("gather_elements-ex1")
     assert example["status"] == "corrected"  # the page labels the output UINT32
-    x = helpers.tensor_of(example["inputs"]["InputTensor"])
-    indices = helpers.tensor_of(example["inputs"]["IndicesTensor"])
-    expected = helpers.tensor_of(example["expected"])
+    x = doc_examples.tensor_of(example["inputs"]["InputTensor"])
+    indices = doc_examples.tensor_of(example["inputs"]["IndicesTensor"])
+    expected = doc_examples.tensor_of(example["expected"])
     op = dml.compile_operator(
         dml.GatherElementsOperatorDesc(
-            input_tensor=helpers.tensor_desc_of(example["inputs"]["InputTensor"]),
-            indices_tensor=helpers.tensor_desc_of(example["inputs"]["IndicesTensor"]),
-            output_tensor=helpers.tensor_desc_of(example["expected"]),
+            input_tensor=doc_examples.tensor_desc_of(example["inputs"]["InputTensor"]),
+            indices_tensor=doc_examples.tensor_desc_of(example["inputs"]["IndicesTensor"]),
+            output_tensor=doc_examples.tensor_desc_of(example["expected"]),
             axis=example["attrs"]["Axis"],
         )
     )
@@ -275,7 +274,7 @@ def test_vmap_jit_and_no_retrace():
         jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
     )
     chex.assert_trees_all_equal(jax.jit(f)(xs[0], idx[0]), f(xs[0], idx[0]))
-    jitted = gather_elements_module._gather_elements.jitted
+    jitted = helpers.face_program(dml.gather_elements)
     size = helpers.jit_cache_size(jitted)
     f(xs[1], idx[1])
     assert helpers.jit_cache_size(jitted) == size

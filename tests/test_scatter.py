@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
-from dmljax._src.ops import scatter as scatter_module
+from dmljax._src import doc_examples, reference
 from dmljax._src.ops.scatter import Reduction
 from tests import helpers
 
@@ -49,10 +48,10 @@ def desc(
 def desc_of_example(example):
     inputs = example["inputs"]
     return dml.ScatterOperatorDesc(
-        input_tensor=helpers.tensor_desc_of(inputs["InputTensor"]),
-        indices_tensor=helpers.tensor_desc_of(inputs["IndicesTensor"]),
-        updates_tensor=helpers.tensor_desc_of(inputs["UpdatesTensor"]),
-        output_tensor=helpers.tensor_desc_of(example["expected"]),
+        input_tensor=doc_examples.tensor_desc_of(inputs["InputTensor"]),
+        indices_tensor=doc_examples.tensor_desc_of(inputs["IndicesTensor"]),
+        updates_tensor=doc_examples.tensor_desc_of(inputs["UpdatesTensor"]),
+        output_tensor=doc_examples.tensor_desc_of(example["expected"]),
         axis=example["attrs"]["Axis"],
     )
 
@@ -60,7 +59,7 @@ def desc_of_example(example):
 def example_arrays(example):
     inputs = example["inputs"]
     return tuple(
-        helpers.tensor_of(inputs[name])
+        doc_examples.tensor_of(inputs[name])
         for name in ("InputTensor", "IndicesTensor", "UpdatesTensor")
     )
 
@@ -69,9 +68,9 @@ def example_arrays(example):
 
 
 def test_doc_example_1_with_its_duplicate_index():
-    example = helpers.doc_example("scatter-ex1")
+    example = doc_examples.entry("scatter-ex1")
     arrays = example_arrays(example)
-    expected = helpers.tensor_of(example["expected"])  # the page's sequential result: 7 wins
+    expected = doc_examples.tensor_of(example["expected"])  # the page's sequential result: 7 wins
     deterministic = dml.compile_operator(desc_of_example(example), deterministic=True)
     for _ in range(100):
         np.testing.assert_array_equal(deterministic(*arrays), expected)
@@ -83,12 +82,12 @@ def test_doc_example_1_with_its_duplicate_index():
 
 
 def test_doc_example_2_corrected_and_as_written():
-    example = helpers.doc_example("scatter-ex2-corrected")
+    example = doc_examples.entry("scatter-ex2-corrected")
     arrays = example_arrays(example)
-    expected = helpers.tensor_of(example["expected"])
+    expected = doc_examples.tensor_of(example["expected"])
     np.testing.assert_array_equal(dml.compile_operator(desc_of_example(example))(*arrays), expected)
     np.testing.assert_array_equal(dml.scatter(*arrays, axis=0), expected)
-    as_written = helpers.doc_example("scatter-ex2-doc-as-written")
+    as_written = doc_examples.entry("scatter-ex2-doc-as-written")
     assert as_written["status"] == "doc-as-written-invalid"
     assert as_written["inputs"]["InputTensor"]["sizes"] == [2, 3]
     with pytest.raises(InvalidArgumentError, match=r"\(2, 3\)") as e:
@@ -503,7 +502,7 @@ def test_jit_equals_eager_and_no_retrace():
             return dml.scatter(x, i, u, axis=1, deterministic=deterministic, reduction=reduction)
 
         chex.assert_trees_all_equal(jax.jit(f)(x, i, u), f(x, i, u))
-    jitted = scatter_module._scatter.jitted
+    jitted = helpers.face_program(dml.scatter)
     dml.scatter(x, i, u, axis=1)
     size = helpers.jit_cache_size(jitted)
     dml.scatter(x + 1, i, u * 2, axis=-1)

@@ -14,8 +14,7 @@ from jax.custom_batching import custom_vmap
 
 import dmljax as dml
 from dmljax.__main__ import main
-from dmljax._src import compile as compile_module, doc_examples, reference, selftest
-from tests import helpers
+from dmljax._src import doc_examples, reference, selftest
 
 REPO = pathlib.Path(dml.__file__).parents[1]
 BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
@@ -39,7 +38,7 @@ _SWEPT_AS = {"DML_OPERATOR_SLICE": "DML_OPERATOR_SLICE1"}
 
 def _registered_operators():
     """DirectML's name of every operator compile_operator knows, e.g. ``"DML_OPERATOR_TILE"``."""
-    return {d.support.operator for d in compile_module._REGISTRY.values()}
+    return {operator.name for operator in dml.OPERATORS}
 
 
 # --- The doc-example builders ---------------------------------------------------------------------
@@ -56,14 +55,14 @@ def test_every_doc_example_with_a_builder_checks_out(entry):
 def test_builders_cover_tile_and_gather_and_match_the_test_helpers():
     assert {"DML_OPERATOR_TILE", "DML_OPERATOR_GATHER"} <= set(doc_examples.BUILDERS)
     example = doc_examples.build(doc_examples.entry("gather-ex5"))
-    raw = helpers.doc_example("gather-ex5")
+    raw = doc_examples.entry("gather-ex5")
     np.testing.assert_array_equal(
-        example.inputs[0], helpers.tensor_of(raw["inputs"]["InputTensor"])
+        example.inputs[0], doc_examples.tensor_of(raw["inputs"]["InputTensor"])
     )
     np.testing.assert_array_equal(
-        example.inputs[1], helpers.tensor_of(raw["inputs"]["IndicesTensor"])
+        example.inputs[1], doc_examples.tensor_of(raw["inputs"]["IndicesTensor"])
     )
-    np.testing.assert_array_equal(example.expected, helpers.tensor_of(raw["expected"]))
+    np.testing.assert_array_equal(example.expected, doc_examples.tensor_of(raw["expected"]))
     assert example.desc.index_dimensions == 2
     assert example.desc.indices_tensor.data_type is dml.DataType.UINT32
 
@@ -191,7 +190,7 @@ def _has_duplicate_targets(indices, dim, axis):
 @pytest.mark.parametrize("index_dtype", [np.int8, np.int32, np.uint8, np.uint32], ids=str)
 def test_unique_targets_write_each_element_at_most_once(index_dtype):
     shape, dim, axis = (3, 7, 2), 4, 1  # 7 indices per line for 4 targets: some dropped
-    indices = selftest._unique_targets(
+    indices = selftest.unique_targets(
         np.random.default_rng(3), shape, np.dtype(index_dtype), dim, axis
     )
     assert indices.dtype == index_dtype

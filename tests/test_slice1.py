@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
+from dmljax._src import doc_examples, reference
 from dmljax._src.bench.hlo import entry_opcodes, kernel_count
-from dmljax._src.ops import slice1 as slice1_module
 from tests import helpers
 
 T = dml.DataType
@@ -63,10 +62,10 @@ def slice_desc(
 
 @pytest.mark.parametrize("example_id", ["slice1-ex1", "slice1-ex2"])
 def test_slice1_doc_examples(example_id):
-    example = helpers.doc_example(example_id)
+    example = doc_examples.entry(example_id)
     attrs = example["attrs"]
-    x = helpers.tensor_of(example["inputs"]["InputTensor"])
-    expected = helpers.tensor_of(example["expected"])
+    x = doc_examples.tensor_of(example["inputs"]["InputTensor"])
+    expected = doc_examples.tensor_of(example["expected"])
     desc = slice1_desc(
         input_sizes=x.shape,
         output_sizes=expected.shape,
@@ -88,10 +87,10 @@ def test_slice1_doc_examples(example_id):
 
 @pytest.mark.parametrize("example_id", ["slice-ex1", "slice-ex2"])
 def test_slice_doc_examples(example_id):
-    example = helpers.doc_example(example_id)
+    example = doc_examples.entry(example_id)
     attrs = example["attrs"]
-    x = helpers.tensor_of(example["inputs"]["InputTensor"])
-    expected = helpers.tensor_of(example["expected"])
+    x = doc_examples.tensor_of(example["inputs"]["InputTensor"])
+    expected = doc_examples.tensor_of(example["expected"])
     desc = slice_desc(
         input_sizes=x.shape,
         output_sizes=expected.shape,
@@ -425,7 +424,7 @@ def test_vmap_jit_and_no_retrace():
     op = dml.compile_operator(desc)
     np.testing.assert_array_equal(jax.vmap(op)(xs), np.stack([f(x) for x in xs]))
     chex.assert_trees_all_equal(jax.jit(f)(xs[0]), f(xs[0]))
-    jitted = slice1_module._slice1.jitted
+    jitted = helpers.face_program(dml.slice1)
     f(xs[1])
     size = helpers.jit_cache_size(jitted)
     f(xs[2])

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
+from dmljax._src import doc_examples, reference
 from dmljax._src.strides import nested_layout
 from tests import helpers
 
@@ -27,7 +27,7 @@ InvalidArgumentError = dml.errors.InvalidArgumentError
 
 # --- The DirectML doc examples (dml-strides.md) ---------------------------------------------------
 
-VIEW_EXAMPLES = helpers.doc_examples("BUFFER_TENSOR_VIEW")
+VIEW_EXAMPLES = doc_examples.entries("BUFFER_TENSOR_VIEW")
 
 
 def test_all_five_views_are_covered():
@@ -46,8 +46,8 @@ def _view_desc(example: dict[str, Any]) -> dml.TensorDesc:
 @pytest.mark.parametrize("example", VIEW_EXAMPLES, ids=lambda e: e["id"])
 def test_doc_views_read_back_exactly(example):
     desc = _view_desc(example)
-    buffer = helpers.tensor_of(example["inputs"]["Buffer"])
-    expected = helpers.tensor_of(example["expected"])
+    buffer = doc_examples.tensor_of(example["inputs"]["Buffer"])
+    expected = doc_examples.tensor_of(example["expected"])
     np.testing.assert_array_equal(dml.from_strided_buffer(buffer, desc), expected)
     # Through an operator: a TILE of repeats 1 reads the view and writes it packed.
     tile = dml.TileOperatorDesc(

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reference
-from dmljax._src.ops import tile as tile_module
+from dmljax._src import doc_examples, reference
 from tests import helpers
 
 T = dml.DataType
@@ -36,14 +35,14 @@ def tile_desc(data_type=T.FLOAT32, sizes=(1, 1, 2, 3), repeats=(1, 1, 3, 3), out
 
 
 def test_doc_example_through_compile_operator_and_tile():
-    example = helpers.doc_example("tile-ex1")
-    x = helpers.tensor_of(example["inputs"]["InputTensor"])
-    expected = helpers.tensor_of(example["expected"])
+    example = doc_examples.entry("tile-ex1")
+    x = doc_examples.tensor_of(example["inputs"]["InputTensor"])
+    expected = doc_examples.tensor_of(example["expected"])
     repeats = tuple(example["attrs"]["Repeats"])
     assert example["attrs"]["RepeatsCount"] == len(repeats)
     desc = dml.TileOperatorDesc(
-        input_tensor=helpers.tensor_desc_of(example["inputs"]["InputTensor"]),
-        output_tensor=helpers.tensor_desc_of(example["expected"]),
+        input_tensor=doc_examples.tensor_desc_of(example["inputs"]["InputTensor"]),
+        output_tensor=doc_examples.tensor_desc_of(example["expected"]),
         repeats=repeats,
     )
     for level in (FL.FL_1_0, FL.LATEST):
@@ -287,7 +286,7 @@ def test_jit_equals_eager():
 
 def test_second_call_with_the_same_shapes_does_not_retrace():
     x = jnp.ones((3, 5), jnp.float32)
-    jitted = tile_module._tile.jitted
+    jitted = helpers.face_program(dml.tile)
     dml.tile(x, (2, 7))
     size = helpers.jit_cache_size(jitted)
     dml.tile(x + 1, (2, 7))
@@ -301,7 +300,7 @@ def test_second_call_with_the_same_shapes_does_not_retrace():
     user_jit(x + 1)
     op(x)
     op(x - 1)
-    assert helpers.jit_cache_size(op._jitted) == 1
+    assert helpers.jit_cache_size(op.jitted) == 1
 
 
 @pytest.mark.parametrize(

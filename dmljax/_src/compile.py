@@ -1,25 +1,30 @@
-"""``compile_operator``: DirectML's ``CompileOperator`` for JAX, and the op registry.
+"""``compile_operator``: DirectML's ``CompileOperator`` for JAX, and ``CompiledOperator``.
 
-Each operator module registers one :class:`OperatorDefinition` that says which
-desc fields are tensors, where its support table is, how to check its own
-rules and how to lower it. ``compile_operator`` runs every check once per
-(desc, feature level) and caches the jitted result, so a second call with an
-equal desc costs nothing and an eager call of the result is one dispatch.
+``compile_operator`` finds the desc's :class:`~dmljax._src.operator.Operator`
+in :data:`dmljax.OPERATORS`, runs every check once per (desc, feature level)
+and caches the result, so a second call with an equal desc costs nothing. The
+result calls its jitted lowering through the same
+:class:`~dmljax._src.operator.Dispatch` as the functional faces.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import jax
-from jax.core import Tracer
 
-from dmljax._src.dispatch import is_concrete_array
 from dmljax._src.dtypes import require_x64, x64_enabled
-from dmljax._src.feature_levels import FeatureLevel, OperatorSupport
+from dmljax._src.feature_levels import FeatureLevel
+from dmljax._src.operator import (
+    Dispatch,
+    Lowering,
+    LoweringOptions,
+    Operator,
+    Role,
+    bound_tensors,
+)
+from dmljax._src.ops import OPERATORS
 from dmljax._src.rules import check_bound_array
 from dmljax._src.strides import (
     check_buffer_array,
@@ -30,71 +35,19 @@ from dmljax._src.strides import (
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = [
-    "CompiledOperator",
-    "LoweringOptions",
-    "OperatorDefinition",
-    "compile_operator",
-    "register",
-]
+__all__ = ["CompiledOperator", "compile_operator"]
 
-Lowering = Callable[..., jax.Array]
+_BY_DESC_TYPE: dict[type, Operator[Any]] = {op.desc_type: op for op in OPERATORS}
 
 
-@dataclasses.dataclass(frozen=True)
-class LoweringOptions:
-    """What a lowering may depend on besides the desc.
-
-    Attributes:
-        feature_level: the level the desc was validated at (index rules depend on it).
-        deterministic: whether a result DirectML leaves unspecified (the winner
-            among duplicate scatter indices) must be the same on every backend.
-    """
-
-    feature_level: FeatureLevel
-    deterministic: bool = False
-
-
-@dataclasses.dataclass(frozen=True)
-class OperatorDefinition:
-    """What compile_operator needs to know about one DirectML operator.
-
-    Attributes:
-        desc_type: the desc dataclass, e.g. ``TileOperatorDesc``.
-        support: the operator's feature-level support table.
-        input_fields: the desc fields of the input tensors, in DirectML's binding order.
-        output_field: the desc field of the output tensor.
-        validate: checks the operator's own rules (sizes, attributes) and raises
-            InvalidArgumentError; the support table is checked before it runs.
-        lower: returns the pure JAX function of the input arrays for a valid desc.
-    """
-
-    desc_type: type
-    support: OperatorSupport
-    input_fields: tuple[str, ...]
-    output_field: str
-    validate: Callable[[Any, FeatureLevel], None]
-    lower: Callable[[Any, LoweringOptions], Lowering]
-
-
-_REGISTRY: dict[type, OperatorDefinition] = {}
-
-
-def register(definition: OperatorDefinition) -> None:
-    """Registers an operator; each desc type once."""
-    if definition.desc_type in _REGISTRY:
-        raise ValueError(f"{definition.desc_type.__name__} is registered twice.")
-    _REGISTRY[definition.desc_type] = definition
-
-
-def _lookup(desc: Any) -> OperatorDefinition:
-    definition = _REGISTRY.get(type(desc))
-    if definition is None:
-        known = ", ".join(sorted(t.__name__ for t in _REGISTRY))
+def _operator_of(desc: Any) -> Operator[Any]:
+    operator = _BY_DESC_TYPE.get(type(desc))
+    if operator is None:
+        known = ", ".join(sorted(t.__name__ for t in _BY_DESC_TYPE))
         raise ArgumentTypeError(
             "compile_operator", "desc", f"an operator desc ({known})", type(desc).__name__
         )
-    return definition
+    return operator
 
 
 class CompiledOperator:
@@ -115,6 +68,9 @@ class CompiledOperator:
         deterministic: whether unspecified results are made the same everywhere.
         donate_input: whether the first input's buffer is given to the result.
         output_desc: the TensorDesc of the result.
+        output_descs: the TensorDescs of the results, one per output tensor.
+        operator: the :class:`~dmljax.Operator` of the desc.
+        jitted: the jitted program an eager call runs (see :meth:`lower`).
 
     >>> import jax, jax.numpy as jnp, dmljax as dml
     >>> f32 = dml.DataType.FLOAT32
@@ -134,32 +90,48 @@ class CompiledOperator:
     def __init__(
         self,
         desc: Any,
-        definition: OperatorDefinition,
+        operator: Operator[Any],
         options: LoweringOptions,
         *,
         donate_input: bool,
     ) -> None:
         self.desc = desc
+        self.operator = operator
         self.feature_level = options.feature_level
         self.deterministic = options.deterministic
         self.donate_input = donate_input
         self._op = type(desc).__name__
-        self._inputs: tuple[tuple[str, TensorDesc], ...] = tuple(
-            (field, getattr(desc, field)) for field in definition.input_fields
-        )
-        self.output_desc: TensorDesc = getattr(desc, definition.output_field)
+        self._inputs = bound_tensors(desc, Role.INPUT)
+        outputs = bound_tensors(desc, Role.OUTPUT)
+        self.output_descs = tuple(tensor for _, tensor in outputs)
         lowering = _through_buffers(
-            definition.lower(desc, options),
+            operator.lower(desc, options),
             tuple(tensor for _, tensor in self._inputs),
-            self.output_desc,
+            self.output_descs,
         )
 
-        def checked(*arrays: Any, out_buffer: Any = None) -> jax.Array:
+        def checked(*arrays: Any, out_buffer: Any = None) -> Any:
             # Run while jit traces: a second call with the same shapes checks nothing.
             return lowering(*self._check_arguments(arrays, out_buffer))
 
-        self._checked = checked
-        self._jitted = jax.jit(checked, donate_argnums=(0,) if donate_input else ())
+        self._dispatch = dispatch = Dispatch(
+            checked,
+            static_count=0,
+            donate_argnums=(0,) if donate_input else (),
+            check_eagerly=lambda *arrays, out_buffer=None: self._check_arguments(
+                arrays, out_buffer
+            ),
+        )
+        self.jitted = dispatch.jitted
+
+    @property
+    def output_desc(self) -> TensorDesc:
+        """The TensorDesc of the result (of the only output tensor)."""
+        if len(self.output_descs) != 1:
+            raise AttributeError(
+                f"{self._op} has {len(self.output_descs)} outputs: see output_descs"
+            )
+        return self.output_descs[0]
 
     def _check_arguments(self, arrays: tuple[Any, ...], out_buffer: Any) -> tuple[Any, ...]:
         if len(arrays) != len(self._inputs):
@@ -174,14 +146,22 @@ class CompiledOperator:
                 check_buffer_array(x, tensor, op=self._op, field=f"the {field} argument")
         if out_buffer is None:
             return arrays
-        if self.output_desc.strides is None:
+        if len(self.output_descs) != 1:
+            raise InvalidArgumentError(
+                self._op,
+                "out_buffer",
+                "None: only an operator with one output writes into a given buffer",
+                f"an array for {len(self.output_descs)} output tensors",
+            )
+        output = self.output_descs[0]
+        if output.strides is None:
             raise InvalidArgumentError(
                 self._op,
                 "out_buffer",
                 "None: only an output_tensor with strides is written into a buffer",
-                f"an array for output_tensor {self.output_desc.sizes} without strides",
+                f"an array for output_tensor {output.sizes} without strides",
             )
-        check_buffer_array(out_buffer, self.output_desc, op=self._op, field="out_buffer")
+        check_buffer_array(out_buffer, output, op=self._op, field="out_buffer")
         return (*arrays, out_buffer)
 
     def _refuse_keywords(self, named: dict[str, Any]) -> None:
@@ -194,18 +174,12 @@ class CompiledOperator:
             "a keyword argument",
         )
 
-    def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> jax.Array:
+    def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
         if named:
             self._refuse_keywords(named)
-        if all(is_concrete_array(x) for x in arrays):
-            if out_buffer is None:
-                return self._jitted(*arrays)
-            return self._jitted(*arrays, out_buffer=out_buffer)
-        if any(isinstance(x, Tracer) for x in (*arrays, out_buffer)):
-            return self._checked(*arrays, out_buffer=out_buffer)  # inline in the caller's trace
-        # NumPy arrays are checked as given: jit would first narrow 64-bit ones.
-        self._check_arguments(arrays, out_buffer)
-        return self._jitted(*arrays, out_buffer=out_buffer)
+        if out_buffer is None:
+            return self._dispatch(*arrays)
+        return self._dispatch(*arrays, out_buffer=out_buffer)
 
     def lower(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
         """``jax.jit(...).lower`` of the operator for these arrays (to inspect its HLO).
@@ -222,7 +196,7 @@ class CompiledOperator:
         if named:
             self._refuse_keywords(named)
         self._check_arguments(arrays, out_buffer)
-        return self._jitted.lower(*arrays, out_buffer=out_buffer)
+        return self.jitted.lower(*arrays, out_buffer=out_buffer)
 
     def __repr__(self) -> str:
         options = f"feature_level={self.feature_level}"
@@ -234,24 +208,28 @@ class CompiledOperator:
 
 
 def _through_buffers(
-    lowering: Lowering, inputs: tuple[TensorDesc, ...], output: TensorDesc
+    lowering: Lowering, inputs: tuple[TensorDesc, ...], outputs: tuple[TensorDesc, ...]
 ) -> Lowering:
-    """``lowering`` with strided inputs read from, and a strided output written to, buffers."""
-    if output.strides is None and all(tensor.strides is None for tensor in inputs):
+    """``lowering`` with strided inputs read from, and strided outputs written to, buffers."""
+    if all(tensor.strides is None for tensor in (*inputs, *outputs)):
         return lowering
 
-    def run(*arrays: jax.Array) -> jax.Array:
+    def run(*arrays: jax.Array) -> Any:
         logical = [
             x if tensor.strides is None else read_strided(x, tensor)
             for tensor, x in zip(inputs, arrays, strict=False)
         ]
         result = lowering(*logical)
-        if output.strides is None:
-            return result
         out_buffer = arrays[len(inputs)] if len(arrays) > len(inputs) else None
-        return write_strided(result, output, out_buffer)
+        if len(outputs) == 1:
+            return _written(result, outputs[0], out_buffer)
+        return tuple(_written(y, tensor, None) for y, tensor in zip(result, outputs, strict=True))
 
     return run
+
+
+def _written(result: jax.Array, output: TensorDesc, out_buffer: jax.Array | None) -> jax.Array:
+    return result if output.strides is None else write_strided(result, output, out_buffer)
 
 
 def compile_operator(
@@ -295,7 +273,7 @@ def compile_operator(
     Array([[1., 2., 1., 2., 1., 2.],
            [1., 2., 1., 2., 1., 2.]], dtype=float32)
     """
-    _lookup(desc)  # an unknown desc type fails before anything else is looked at
+    _operator_of(desc)  # an unknown desc type fails before anything else is looked at
     op = type(desc).__name__
     level = FeatureLevel.coerce(feature_level, op=op)
     for name, flag in (("deterministic", deterministic), ("donate_input", donate_input)):
@@ -316,27 +294,27 @@ def _compile(
 ) -> CompiledOperator:
     # `x64` is part of the key: the jitted lowering and the dtype checks depend on it.
     del x64
-    level = options.feature_level
-    definition = _lookup(desc)
+    operator = _operator_of(desc)
     op = type(desc).__name__
-    tensors: dict[str, TensorDesc] = {
-        field: getattr(desc, field) for field in (*definition.input_fields, definition.output_field)
-    }
-    definition.support.check(level, tensors, op=op)
-    definition.validate(desc, level)
-    for field, tensor in tensors.items():
+    operator.validate(desc, options.feature_level)
+    for field, tensor in bound_tensors(desc):
         require_x64(tensor.data_type, op=op, field=f"{field}.data_type")
-    output = tensors[definition.output_field]
-    require_non_overlapping(output, op=op, field=definition.output_field)
+    outputs = bound_tensors(desc, Role.OUTPUT)
+    for field, tensor in outputs:
+        require_non_overlapping(tensor, op=op, field=field)
     if donate_input:
-        donated = tensors[definition.input_fields[0]]
-        if donated != output:
+        donated_field, donated = bound_tensors(desc, Role.INPUT)[0]
+        if len(outputs) != 1 or donated != outputs[0][1]:
             raise InvalidArgumentError(
                 op,
                 "donate_input",
-                f"False: the output ({_layout(output)}) cannot reuse the buffer of "
-                f"{definition.input_fields[0]} ({_layout(donated)})",
+                f"False: the output ({_layouts(outputs)}) cannot reuse the buffer of "
+                f"{donated_field} ({_layout(donated)})",
                 True,
                 hint="Donation needs the two tensor descs to be equal.",
             )
-    return CompiledOperator(desc, definition, options, donate_input=donate_input)
+    return CompiledOperator(desc, operator, options, donate_input=donate_input)
+
+
+def _layouts(tensors: tuple[tuple[str, TensorDesc], ...]) -> str:
+    return "; ".join(_layout(tensor) for _, tensor in tensors)

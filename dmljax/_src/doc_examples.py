@@ -40,7 +40,7 @@ import jax
 import numpy as np
 
 import dmljax as dml
-from dmljax._src.bench.report import describe_error
+from dmljax._src.text import describe_error
 
 __all__ = [
     "BUILDERS",

@@ -1,9 +1,9 @@
-"""DirectML feature levels and each operator's tensor support table.
+"""DirectML feature levels and the type of an operator's tensor support table.
 
-Each table below is copied from the "Tensor support" section of the operator's
-DirectML page (and, where the page errs, from the resolution recorded in the
-project's semantics notes). A table is a list of bands; a band applies from its
-feature level until the next band's.
+Each operator's table lives in its own module (``dmljax/_src/ops/``), copied
+from the "Tensor support" section of its DirectML page (and, where the page
+errs, from the resolution recorded in the project's semantics notes). A table
+is a list of bands; a band applies from its feature level until the next band's.
 """
 
 from __future__ import annotations
@@ -16,7 +16,23 @@ from typing import Any, Protocol
 from dmljax._src.dtypes import DataType
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["FeatureLevel", "OperatorSupport", "SupportBand", "TensorSupport"]
+__all__ = [
+    "FLOATS_16_32",
+    "INDEXED_BANDS",
+    "INDICES_32_64",
+    "INTEGERS_8_32",
+    "TYPES_8_32",
+    "TYPES_8_64",
+    "TYPES_64",
+    "UINT32_INDICES",
+    "Band",
+    "FeatureLevel",
+    "OperatorSupport",
+    "SupportBand",
+    "TensorSupport",
+    "band",
+    "format_data_types",
+]
 
 
 class FeatureLevel(enum.IntEnum):
@@ -109,8 +125,14 @@ class OperatorSupport:
     def band_at(self, level: FeatureLevel) -> SupportBand:
         return [band for band in self.bands if band.since <= level][-1]
 
-    def check(self, level: FeatureLevel, tensors: Mapping[str, _TensorLike], *, op: str) -> None:
-        """Raises if the operator, or any tensor's rank or type, is unsupported at ``level``."""
+    def check(
+        self, level: FeatureLevel, tensors: Iterable[tuple[str, str, _TensorLike]], *, op: str
+    ) -> None:
+        """Raises if the operator, or any tensor's rank or type, is unsupported at ``level``.
+
+        ``tensors`` holds ``(field, label, tensor)``: the desc field whose row of
+        the table applies, and the name errors give (``input_tensors[1]``).
+        """
         if level < self.introduced:
             raise InvalidArgumentError(
                 op,
@@ -120,14 +142,14 @@ class OperatorSupport:
                 str(level),
             )
         band = self.band_at(level)
-        for field, tensor in tensors.items():
+        for field, label, tensor in tensors:
             support = band.tensors[field]
             rank = len(tensor.sizes)
             if not support.allows_rank(rank):
                 later = self._first_band_allowing(field, after=level, rank=rank)
                 raise InvalidArgumentError(
                     op,
-                    f"{field}.sizes",
+                    f"{label}.sizes",
                     f"{support.describe_ranks()} long at {level}",
                     f"{rank} dimensions {tensor.sizes}",
                     hint=f"{rank} dimensions are supported from {later}." if later else None,
@@ -136,13 +158,13 @@ class OperatorSupport:
                 later = self._first_band_allowing(field, after=level, data_type=tensor.data_type)
                 raise InvalidArgumentError(
                     op,
-                    f"{field}.data_type",
+                    f"{label}.data_type",
                     f"one of {format_data_types(support.data_types)} at {level}",
                     str(tensor.data_type),
                     hint=(
                         f"{tensor.data_type} is supported from {later}."
                         if later
-                        else f"{self.operator} never supports {tensor.data_type} for {field}."
+                        else f"{self.operator} never supports {tensor.data_type} for {label}."
                     ),
                 )
 
@@ -177,169 +199,54 @@ def format_data_types(data_types: Iterable[DataType]) -> str:
     return ", ".join(t.name for t in sorted(data_types, key=page_order))
 
 
-def _band(
-    since: FeatureLevel, ranks: tuple[int, int], **data_types: frozenset[DataType]
-) -> SupportBand:
-    """One band of a support table: the same dimension counts for every tensor field."""
-    return SupportBand(
-        since, {field: TensorSupport(ranks, types) for field, types in data_types.items()}
-    )
-
-
-FL = FeatureLevel
-T = DataType
-FLOATS_16_32 = frozenset({T.FLOAT32, T.FLOAT16})
-INTEGERS_8_32 = frozenset({T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8})
+# The groups of data types the DirectML pages' support tables use.
+_T = DataType
+FLOATS_16_32 = frozenset({_T.FLOAT32, _T.FLOAT16})
+INTEGERS_8_32 = frozenset({_T.INT32, _T.INT16, _T.INT8, _T.UINT32, _T.UINT16, _T.UINT8})
 TYPES_8_32 = FLOATS_16_32 | INTEGERS_8_32
-TYPES_64 = frozenset({T.FLOAT64, T.INT64, T.UINT64})
-UINT32_INDICES = frozenset({T.UINT32})
-INDICES_32_64 = frozenset({T.INT64, T.INT32, T.UINT64, T.UINT32})
+TYPES_64 = frozenset({_T.FLOAT64, _T.INT64, _T.UINT64})
+TYPES_8_64 = TYPES_8_32 | TYPES_64
+UINT32_INDICES = frozenset({_T.UINT32})
+INDICES_32_64 = frozenset({_T.INT64, _T.INT32, _T.UINT64, _T.UINT32})
 
-TILE = OperatorSupport(
-    "DML_OPERATOR_TILE",
-    (
-        _band(FL.FL_1_0, (4, 4), input_tensor=FLOATS_16_32, output_tensor=FLOATS_16_32),
-        _band(FL.FL_2_1, (4, 4), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        _band(FL.FL_3_1, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        # The TILE page lists INT64 and UINT64 from 4_1 but never FLOAT64.
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | {T.INT64, T.UINT64},
-            output_tensor=TYPES_8_32 | {T.INT64, T.UINT64},
-        ),
-    ),
-)
 
-GATHER = OperatorSupport(
-    "DML_OPERATOR_GATHER",
-    (
-        _band(
-            FL.FL_1_0,
-            (4, 4),
-            input_tensor=FLOATS_16_32,
-            indices_tensor=UINT32_INDICES,
-            output_tensor=FLOATS_16_32,
-        ),
-        _band(
-            FL.FL_2_1,
-            (4, 4),
-            input_tensor=TYPES_8_32,
-            indices_tensor=UINT32_INDICES,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_3_0,
-            (1, 8),
-            input_tensor=TYPES_8_32,
-            indices_tensor=INDICES_32_64,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | TYPES_64,
-            indices_tensor=INDICES_32_64,
-            output_tensor=TYPES_8_32 | TYPES_64,
-        ),
-    ),
-)
+@dataclasses.dataclass(frozen=True)
+class Band:
+    """One row of a support table, before it is matched to the desc's tensor fields.
 
-GATHER_ELEMENTS = OperatorSupport(
-    "DML_OPERATOR_GATHER_ELEMENTS",
-    (
-        _band(
-            FL.FL_2_1,
-            (4, 4),
-            input_tensor=TYPES_8_32,
-            indices_tensor=UINT32_INDICES,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_3_0,
-            (1, 8),
-            input_tensor=TYPES_8_32,
-            indices_tensor=INDICES_32_64,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | TYPES_64,
-            indices_tensor=INDICES_32_64,
-            output_tensor=TYPES_8_32 | TYPES_64,
-        ),
-    ),
-)
+    Attributes:
+        since: the feature level it applies from (up to the next band's).
+        ranks: the inclusive range of dimension counts every tensor allows.
+        data: the data types of every tensor field not named in ``fields``.
+        fields: data types of particular fields, e.g. ``indices_tensor``.
+    """
 
-# The SCATTER page prints an FL_1_0 band, but DirectML.h declares the operator for
-# DML_TARGET_VERSION >= 0x2000 and the feature-level history adds it in FL_2_0: the
-# page's first band applies from FL_2_0.
-SCATTER = OperatorSupport(
-    "DML_OPERATOR_SCATTER",
-    (
-        _band(
-            FL.FL_2_0,
-            (4, 4),
-            input_tensor=FLOATS_16_32,
-            indices_tensor=UINT32_INDICES,
-            updates_tensor=FLOATS_16_32,
-            output_tensor=FLOATS_16_32,
-        ),
-        _band(
-            FL.FL_2_1,
-            (4, 4),
-            input_tensor=TYPES_8_32,
-            indices_tensor=UINT32_INDICES,
-            updates_tensor=TYPES_8_32,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_3_0,
-            (1, 8),
-            input_tensor=TYPES_8_32,
-            indices_tensor=INDICES_32_64,
-            updates_tensor=TYPES_8_32,
-            output_tensor=TYPES_8_32,
-        ),
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | TYPES_64,
-            indices_tensor=INDICES_32_64,
-            updates_tensor=TYPES_8_32 | TYPES_64,
-            output_tensor=TYPES_8_32 | TYPES_64,
-        ),
-    ),
-)
+    since: FeatureLevel
+    ranks: tuple[int, int]
+    data: frozenset[DataType]
+    fields: Mapping[str, frozenset[DataType]]
 
-SLICE1 = OperatorSupport(
-    "DML_OPERATOR_SLICE1",
-    (
-        _band(FL.FL_2_1, (4, 5), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        _band(FL.FL_3_0, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | TYPES_64,
-            output_tensor=TYPES_8_32 | TYPES_64,
-        ),
-    ),
-)
 
-# DML_SLICE (FL 1_0) had no 8-bit types until FL 2_1.
-_SLICE_1_0_TYPES = FLOATS_16_32 | {T.INT32, T.INT16, T.UINT32, T.UINT16}
-SLICE = OperatorSupport(
-    "DML_OPERATOR_SLICE",
-    (
-        _band(FL.FL_1_0, (4, 5), input_tensor=_SLICE_1_0_TYPES, output_tensor=_SLICE_1_0_TYPES),
-        _band(FL.FL_2_1, (4, 5), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        _band(FL.FL_3_0, (1, 8), input_tensor=TYPES_8_32, output_tensor=TYPES_8_32),
-        _band(
-            FL.FL_4_1,
-            (1, 8),
-            input_tensor=TYPES_8_32 | TYPES_64,
-            output_tensor=TYPES_8_32 | TYPES_64,
-        ),
-    ),
+def band(
+    since: FeatureLevel,
+    ranks: tuple[int, int],
+    data: frozenset[DataType],
+    **fields: frozenset[DataType],
+) -> Band:
+    """A support-table row: ``data`` for every tensor field but those named.
+
+    >>> b = band(FeatureLevel.FL_3_0, (1, 8), TYPES_8_32, indices_tensor=INDICES_32_64)
+    >>> b.since, b.ranks, sorted(b.fields)
+    (<FeatureLevel.FL_3_0: 12288>, (1, 8), ['indices_tensor'])
+    """
+    return Band(since, ranks, data, fields)
+
+
+# The rows GATHER, GATHER_ELEMENTS and SCATTER share from FL 2_1, when DirectML widened them
+# together: 8- to 32-bit data at 2_1; 1 to 8 dimensions and signed and 64-bit indices at 3_0;
+# 64-bit data at 4_1.
+INDEXED_BANDS = (
+    band(FeatureLevel.FL_2_1, (4, 4), TYPES_8_32, indices_tensor=UINT32_INDICES),
+    band(FeatureLevel.FL_3_0, (1, 8), TYPES_8_32, indices_tensor=INDICES_32_64),
+    band(FeatureLevel.FL_4_1, (1, 8), TYPES_8_64, indices_tensor=INDICES_32_64),
 )

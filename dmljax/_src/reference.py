@@ -18,6 +18,7 @@ __all__ = [
     "scatter",
     "slice",
     "slice1",
+    "take",
     "tile",
     "write_strided",
 ]
@@ -67,6 +68,24 @@ def gather(
     extra = full.ndim - n  # right-align: drop leading 1s, or add them
     assert extra <= 0 or all(size == 1 for size in full.shape[:extra])
     return full.reshape(full.shape[max(extra, 0) :] if extra > 0 else (1,) * -extra + full.shape)
+
+
+def take(x: np.ndarray, indices: np.ndarray, axis: int) -> np.ndarray:
+    """:func:`dmljax.gather`'s semantics through :func:`gather`: ``x`` and ``indices``
+    padded to a common rank by leading 1s with ``IndexDimensions = indices.ndim``, as
+    ONNX Runtime's DirectML provider and WebNN do."""
+    n, q, axis = x.ndim, indices.ndim, axis % x.ndim
+    if q == 0:
+        out = gather(x, indices.reshape((1,) * n), axis=axis, index_dimensions=1)
+        return out.reshape(x.shape[:axis] + x.shape[axis + 1 :])
+    padded = x.reshape((1,) * (q - 1) + x.shape)
+    out = gather(
+        padded,
+        indices.reshape((1,) * (n - 1) + indices.shape),
+        axis=axis + q - 1,
+        index_dimensions=q,
+    )
+    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
 
 
 def gather_elements(

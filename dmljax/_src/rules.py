@@ -6,16 +6,22 @@ Every helper raises :class:`~dmljax.errors.InvalidArgumentError` (or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from dmljax._src.arguments import normalize_axis
+from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "check_bound_array",
+    "require_array_axis",
+    "require_axis",
     "require_c_int32",
+    "require_gatherable_axis",
     "require_same_data_type",
     "require_same_dimension_count",
     "require_sizes",
@@ -31,6 +37,34 @@ def require_tensor_desc(value: Any, *, op: str, field: str) -> TensorDesc:
     return value
 
 
+def require_axis(axis: int, tensor: TensorDesc, *, op: str, of: str) -> None:
+    """A desc's ``axis`` is in ``[0, DimensionCount)`` of tensor field ``of``, and indices
+    into that axis fit int32 unless x64 is on."""
+    rank = tensor.dimension_count
+    if not 0 <= axis < rank:
+        raise InvalidArgumentError(op, "axis", f"in [0, {rank}) ({of} has {rank} dimensions)", axis)
+    require_x64_for_axis(tensor.sizes[axis], op=op, field=f"{of}.sizes[{axis}]")
+
+
+def require_array_axis(axis: int, x: Any, *, op: str) -> int:
+    """A functional face's ``axis`` of array ``x`` in ``[-ndim, ndim)``, as a value in
+    ``[0, ndim)``; indices into that axis fit int32 unless x64 is on."""
+    axis = normalize_axis(axis, x.ndim, op=op)
+    require_x64_for_axis(x.shape[axis], op=op, field="x.shape[axis]")
+    return axis
+
+
+def require_gatherable_axis(x: Any, indices: Any, axis: int, *, op: str) -> None:
+    """Non-empty indices need something to read along ``axis``."""
+    if x.shape[axis] == 0 and indices.size:
+        raise InvalidArgumentError(
+            op,
+            "x.shape[axis]",
+            "non-zero when indices is not empty (there is nothing to gather)",
+            f"0 (x has shape {tuple(x.shape)}, axis={axis})",
+        )
+
+
 def require_same_data_type(
     op: str, field: str, tensor: TensorDesc, like_field: str, like: TensorDesc
 ) -> None:
@@ -44,16 +78,16 @@ def require_same_data_type(
         )
 
 
-def require_same_dimension_count(op: str, desc: Any, fields: tuple[str, ...]) -> None:
-    """Every tensor field of ``desc`` has the DimensionCount of the first one."""
-    first: TensorDesc = getattr(desc, fields[0])
-    for field in fields[1:]:
-        tensor: TensorDesc = getattr(desc, field)
+def require_same_dimension_count(op: str, tensors: Sequence[tuple[str, TensorDesc]]) -> None:
+    """Every tensor of ``tensors`` (labelled as errors name them) has the DimensionCount of
+    the first one."""
+    first_field, first = tensors[0]
+    for field, tensor in tensors[1:]:
         if tensor.dimension_count != first.dimension_count:
             raise InvalidArgumentError(
                 op,
                 f"{field}.sizes",
-                f"{first.dimension_count} dimensions long, like {fields[0]} "
+                f"{first.dimension_count} dimensions long, like {first_field} "
                 "(the tensors' DimensionCount must be equal)",
                 f"{tensor.dimension_count} dimensions {tensor.sizes}",
             )

@@ -3,8 +3,8 @@
 Nothing here is written out by hand, so the pages cannot drift from the code:
 
 ``dml-support-table NAME``
-    The feature-level support table of one operator, read from
-    ``dmljax._src.feature_levels.NAME`` (``TILE``, ``GATHER``, ...).
+    The feature-level support table of one operator of :data:`dmljax.OPERATORS`,
+    named as DirectML names it without ``DML_OPERATOR_`` (``TILE``, ``GATHER``, ...).
 ``dml-operator-summary``
     One row per operator: where it was introduced, and from which level it
     takes 1 to 8 dimensions and 64-bit data.
@@ -36,7 +36,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import dmljax as dml
-from dmljax._src import compile as compile_module, doc_examples, feature_levels
+from dmljax._src import doc_examples, feature_levels
 
 logger = logging.getLogger(__name__)
 PACKAGE = pathlib.Path(dml.__file__).parent
@@ -49,20 +49,10 @@ def _depend_on_the_code(directive: SphinxDirective) -> None:
     directive.env.note_dependency(str(doc_examples.PATH))
 
 
-# Every support table the code defines, by its name in feature_levels (TILE, GATHER, ...).
-SUPPORT_TABLES: dict[str, feature_levels.OperatorSupport] = {
-    name: value
-    for name, value in vars(feature_levels).items()
-    if isinstance(value, feature_levels.OperatorSupport)
+# Every operator, by DirectML's name without its prefix (TILE, GATHER, ...).
+OPERATORS: dict[str, dml.Operator] = {
+    operator.name.removeprefix("DML_OPERATOR_"): operator for operator in dml.OPERATORS
 }
-
-
-def _desc_name(support: feature_levels.OperatorSupport) -> str:
-    """The desc class that compile_operator checks against ``support``."""
-    for desc_type, definition in compile_module._REGISTRY.items():
-        if definition.support is support:
-            return desc_type.__name__
-    raise LookupError(f"no registered desc checks {support.operator}")
 
 
 # --- Tables --------------------------------------------------------------------------------------
@@ -151,9 +141,10 @@ class SupportTable(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         _depend_on_the_code(self)
         name = self.arguments[0]
-        support = SUPPORT_TABLES.get(name)
-        if support is None:
-            raise self.error(f"no support table {name!r}; one of {', '.join(SUPPORT_TABLES)}")
+        operator = OPERATORS.get(name)
+        if operator is None:
+            raise self.error(f"no operator {name!r}; one of {', '.join(OPERATORS)}")
+        support = operator.support
         columns = support_columns(support)
         headers: list[str | nodes.Node] = [
             "From",
@@ -167,7 +158,7 @@ class SupportTable(SphinxDirective):
             "next row's; every level in between (and every level above the last row) accepts "
             "what the row lists. Generated from "
         )
-        intro += nodes.literal(text=f"dmljax._src.feature_levels.{name}")
+        intro += nodes.literal(text=f"{operator.desc_type.__module__}.{name}")
         intro += nodes.Text(", the table compile_operator checks.")
         return [intro, _table(headers, support_rows(support))]
 
@@ -185,11 +176,12 @@ class OperatorSummary(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         _depend_on_the_code(self)
         rows = []
-        for name, support in SUPPORT_TABLES.items():
+        for name, operator in OPERATORS.items():
+            support = operator.support
             rows.append(
                 [
                     nodes.literal(text=f"DML_{name}_OPERATOR_DESC"),
-                    nodes.literal(text=f"dml.{_desc_name(support)}"),
+                    nodes.literal(text=f"dml.{operator.desc_type.__name__}"),
                     str(support.introduced),
                     _first_level(support, lambda t: t.allows_rank(1) and t.allows_rank(8)),
                     _first_64_bit_data(support),

@@ -12,10 +12,11 @@ import jax
 
 from dmljax._src.bench import cases as cases_module, plot
 from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.bench.environment import describe_device, environment
+from dmljax._src.bench.environment import environment
 from dmljax._src.bench.report import format_report
 from dmljax._src.bench.results import CaseResult, EagerResult, Report
 from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
+from dmljax._src.text import describe_device
 
 __all__ = ["bench", "select_cases"]
 

@@ -14,7 +14,7 @@ import jax
 
 import dmljax
 
-__all__ = ["describe_device", "environment"]
+__all__ = ["environment"]
 
 # Read once when the backend starts; each changes what XLA compiles or how memory is held.
 _ENVIRONMENT_VARIABLES = (
@@ -60,13 +60,6 @@ def _nvidia_smi() -> str | None:
     except (OSError, subprocess.SubprocessError) as e:
         return f"nvidia-smi failed: {e}"
     return (result.stdout or result.stderr).strip()
-
-
-def describe_device() -> str:
-    """The default device in words, e.g. ``"gpu: NVIDIA H100 80GB HBM3 (1 device)"``."""
-    devices = jax.devices()
-    count = f"{len(devices)} device{'s' if len(devices) != 1 else ''}"
-    return f"{jax.default_backend()}: {devices[0].device_kind} ({count})"
 
 
 def environment(*, quick: bool, small: bool) -> dict[str, Any]:

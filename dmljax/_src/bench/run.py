@@ -12,7 +12,6 @@ import numpy as np
 
 from dmljax._src.bench import hlo
 from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.bench.report import describe_error
 from dmljax._src.bench.results import (
     CaseResult,
     EagerResult,
@@ -22,6 +21,7 @@ from dmljax._src.bench.results import (
     shape_of,
 )
 from dmljax._src.bench.timing import Contender, compile_seconds, interleave, per_call_seconds
+from dmljax._src.text import describe_error
 
 __all__ = ["FULL", "QUICK", "Settings", "run_case", "run_eager"]
 

@@ -24,9 +24,9 @@ import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
 import dmljax as dml
-from dmljax._src.bench.environment import describe_device, environment
-from dmljax._src.bench.report import format_table
+from dmljax._src.bench.environment import environment
 from dmljax._src.bench.timing import Contender, interleave, per_call_seconds
+from dmljax._src.text import describe_device, format_table
 
 __all__ = ["ScalingResult", "scaling"]
 

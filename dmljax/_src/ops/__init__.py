@@ -1,10 +1,18 @@
-"""One module per DirectML operator; importing each registers it with compile_operator."""
+"""One module per DirectML operator, and :data:`OPERATORS`, the list of them all.
 
-from dmljax._src.ops import (
-    gather as gather,
-    gather_elements as gather_elements,
-    scatter as scatter,
-    slice as slice,
-    slice1 as slice1,
-    tile as tile,
-)
+Adding an operator is one module here (see the docs page "Adding an operator")
+and one line below.
+"""
+
+from dmljax._src.operator import Operator
+from dmljax._src.ops.gather import GATHER
+from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
+from dmljax._src.ops.scatter import SCATTER
+from dmljax._src.ops.slice import SLICE
+from dmljax._src.ops.slice1 import SLICE1
+from dmljax._src.ops.tile import TILE
+
+__all__ = ["OPERATORS"]
+
+OPERATORS: tuple[Operator, ...] = (TILE, GATHER, GATHER_ELEMENTS, SCATTER, SLICE1, SLICE)
+"""Every operator dmljax implements, in the order the docs list them."""

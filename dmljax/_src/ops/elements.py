@@ -23,9 +23,12 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from dmljax._src.rules import require_axis
+from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
 __all__ = [
+    "check_desc_indices",
     "check_index_shape",
     "from_minor_axis",
     "gather_along_axis",
@@ -34,6 +37,23 @@ __all__ = [
     "to_minor_axis",
     "uses_minor_axis_form",
 ]
+
+
+def check_desc_indices(
+    input_tensor: TensorDesc, indices_tensor: TensorDesc, axis: int, *, op: str
+) -> None:
+    """The desc face's rules for an element-wise index tensor: ``axis`` in range, and
+    the indices' sizes equal to the input's on every other dimension."""
+    require_axis(axis, input_tensor, op=op, of="input_tensor")
+    check_index_shape(
+        input_tensor.sizes,
+        indices_tensor.sizes,
+        axis,
+        op=op,
+        data_field="input_tensor.sizes",
+        index_field="indices_tensor.sizes",
+        exact=True,
+    )
 
 
 def check_index_shape(

@@ -9,42 +9,27 @@ and ``k = IndexDimensions``, the output sizes are
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any
 
 import jax
-import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels
-from dmljax._src.arguments import as_array, normalize_axis, one_spelling, static_int
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import Dispatch, is_concrete_array
-from dmljax._src.dtypes import require_x64_for_axis
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
-from dmljax._src.rules import (
-    require_same_data_type,
-    require_same_dimension_count,
-    require_sizes,
-    require_tensor_desc,
-    right_align,
-)
+from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src.arguments import static_int
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.indices import clamp_indices, wraps_negative_indices
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["GatherOperatorDesc", "gather", "gather_output_sizes"]
+__all__ = ["GATHER", "GatherOperatorDesc", "gather", "gather_output_sizes"]
 
-_DESC = "GatherOperatorDesc"
 _FUNCTION = "dmljax.gather"
-_TENSOR_FIELDS = ("input_tensor", "indices_tensor", "output_tensor")
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class GatherOperatorDesc:
+class GatherOperatorDesc(contract.OperatorDesc):
     """``DML_GATHER_OPERATOR_DESC``: slices of the input picked along ``axis``.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors
@@ -54,7 +39,7 @@ class GatherOperatorDesc:
     are ``input[:axis] ++ indices[N-k:] ++ input[axis+1:]`` right-aligned to
     ``N``, dropping only leading 1s; the output has the input's data type.
 
-    Indices: signed negatives count from the end of ``axis`` from FL 3_0 (when
+    contract.Indices: signed negatives count from the end of ``axis`` from FL 3_0 (when
     signed index types appear); out-of-range indices clamp to ``[0, dim - 1]``.
     FL 1_0: 4-D FLOAT32/FLOAT16 with UINT32 indices; 2_1: integer data;
     3_0: 1 to 8 dimensions, INT32/INT64/UINT32/UINT64 indices; 4_1: 64-bit data.
@@ -74,17 +59,11 @@ class GatherOperatorDesc:
            [5., 6.]], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    indices_tensor: TensorDesc
-    output_tensor: TensorDesc
-    axis: int
-    index_dimensions: int
-
-    def __post_init__(self) -> None:
-        for field in _TENSOR_FIELDS:
-            require_tensor_desc(getattr(self, field), op=_DESC, field=field)
-        for field in ("axis", "index_dimensions"):
-            object.__setattr__(self, field, static_int(getattr(self, field), op=_DESC, field=field))
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    indices_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    axis: int = contract.attribute(static_int)
+    index_dimensions: int = contract.attribute(static_int)
 
 
 def gather_output_sizes(
@@ -94,51 +73,45 @@ def gather_output_sizes(
     return (*input_sizes[:axis], *index_sizes, *input_sizes[axis + 1 :])
 
 
-def _validate(desc: GatherOperatorDesc, level: FeatureLevel) -> None:
-    del level  # the support table holds everything that changes between levels
-    require_same_dimension_count(_DESC, desc, _TENSOR_FIELDS)
+def _gather_rules(desc: GatherOperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
+    rules.require_axis(desc.axis, desc.input_tensor, op=op, of="input_tensor")
     rank = desc.input_tensor.dimension_count
-    if not 0 <= desc.axis < rank:
-        raise InvalidArgumentError(
-            _DESC, "axis", f"in [0, {rank}) (input_tensor has {rank} dimensions)", desc.axis
-        )
-    require_x64_for_axis(
-        desc.input_tensor.sizes[desc.axis], op=_DESC, field=f"input_tensor.sizes[{desc.axis}]"
-    )
     k = desc.index_dimensions
     if not 0 <= k <= rank:
         raise InvalidArgumentError(
-            _DESC, "index_dimensions", f"in [0, {rank}] (the DimensionCount)", k
+            op, "index_dimensions", f"in [0, {rank}] (the DimensionCount)", k
         )
     index_sizes = desc.indices_tensor.sizes
     if any(size != 1 for size in index_sizes[: rank - k]):
         raise InvalidArgumentError(
-            _DESC,
+            op,
             "indices_tensor.sizes",
             f"1 in the first {rank - k} dimensions (only the last index_dimensions={k} "
             "hold indices)",
             index_sizes,
         )
     full = gather_output_sizes(desc.input_tensor.sizes, index_sizes[rank - k :], desc.axis)
-    expected = right_align(full, rank)
-    if expected is None:
+    if rules.right_align(full, rank) is None:
         raise InvalidArgumentError(
-            _DESC,
+            op,
             "index_dimensions",
             f"small enough that input[:axis] ++ indices[N-k:] ++ input[axis+1:] = {full} "
             f"fits {rank} dimensions by dropping leading 1s only",
             k,
         )
-    require_same_data_type(
-        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+    rules.require_same_data_type(
+        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )
-    require_sizes(
-        _DESC,
-        "output_tensor",
-        desc.output_tensor,
-        expected,
-        "input[:axis] ++ indices[N-k:] ++ input[axis+1:], right-aligned",
-    )
+
+
+def _gather_output_sizes(desc: GatherOperatorDesc) -> tuple[tuple[int, ...], str]:
+    rank = desc.input_tensor.dimension_count
+    index_sizes = desc.indices_tensor.sizes[rank - desc.index_dimensions :]
+    full = gather_output_sizes(desc.input_tensor.sizes, index_sizes, desc.axis)
+    aligned = rules.right_align(full, rank)
+    assert aligned is not None  # _gather_rules refused the others
+    return aligned, "input[:axis] ++ indices[N-k:] ++ input[axis+1:], right-aligned"
 
 
 def gather_lowering(
@@ -194,33 +167,22 @@ def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     Array([[3, 3, 3, 1],
            [6, 6, 6, 4]], dtype=int32)
     """
-    if type(axis) is int and is_concrete_array(x) and is_concrete_array(indices):
-        # Checked while tracing: a repeated signature runs no Python checks.
-        return _gather.jitted(x, indices, one_spelling(axis, x.ndim))
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    axis = static_int(axis, op=_FUNCTION, field="axis")
-    return _gather(x, indices, one_spelling(axis, np.ndim(x)))
+    return _GATHER_FACE(x, indices, axis)
 
 
-def _checked_gather(x: Any, indices: Any, axis: Any) -> jax.Array:
-    """:func:`gather` after its static values are Python values: the checks, while
-    tracing, then the lowering."""
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
-    require_x64_for_axis(x.shape[axis], op=_FUNCTION, field="x.shape[axis]")
-    if x.shape[axis] == 0 and indices.size:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "x.shape[axis]",
-            "non-zero when indices is not empty (there is nothing to gather)",
-            f"0 (x has shape {tuple(x.shape)}, axis={axis})",
-        )
+def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
+    """:func:`gather`'s checks, while tracing, then the lowering."""
+    axis = rules.require_array_axis(axis, x, op=_FUNCTION)
+    rules.require_gatherable_axis(x, indices, axis, op=_FUNCTION)
     return gather_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_gather = Dispatch(_checked_gather, static_count=1)
+_GATHER_FACE = contract.FunctionalFace(
+    _FUNCTION,
+    _checked_gather,
+    arrays=(contract.Data("x"), contract.Indices("indices")),
+    statics=(contract.Axis(),),
+)
 
 
 def _desc_lowering(
@@ -238,7 +200,7 @@ def _desc_lowering(
     return gathered.reshape(output_sizes)
 
 
-def _lower(desc: GatherOperatorDesc, options: LoweringOptions) -> Any:
+def _lower_gather(desc: GatherOperatorDesc, options: contract.LoweringOptions) -> Any:
     rank = desc.input_tensor.dimension_count
     return functools.partial(
         _desc_lowering,
@@ -249,13 +211,17 @@ def _lower(desc: GatherOperatorDesc, options: LoweringOptions) -> Any:
     )
 
 
-register(
-    OperatorDefinition(
-        desc_type=GatherOperatorDesc,
-        support=feature_levels.GATHER,
-        input_fields=_TENSOR_FIELDS[:2],
-        output_field=_TENSOR_FIELDS[2],
-        validate=_validate,
-        lower=_lower,
-    )
+GATHER = contract.Operator(
+    "DML_OPERATOR_GATHER",
+    GatherOperatorDesc,
+    support=(
+        fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32, indices_tensor=fl.UINT32_INDICES),
+        *fl.INDEXED_BANDS,
+    ),
+    same_dimension_count=True,
+    rules=_gather_rules,
+    output_sizes=_gather_output_sizes,
+    lower=_lower_gather,
+    function=gather,
+    face=_GATHER_FACE,
 )

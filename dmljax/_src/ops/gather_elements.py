@@ -8,41 +8,26 @@ indices clamp to the nearest valid one.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels
-from dmljax._src.arguments import as_array, normalize_axis, one_spelling, static_int
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import Dispatch, is_concrete_array
-from dmljax._src.dtypes import require_x64_for_axis
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.indices import as_index_array, clamp_indices, wraps_negative_indices
+from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src.arguments import static_int
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.indices import clamp_indices, wraps_negative_indices
 from dmljax._src.ops import elements
-from dmljax._src.rules import (
-    require_same_data_type,
-    require_same_dimension_count,
-    require_sizes,
-    require_tensor_desc,
-)
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import InvalidArgumentError
 
-__all__ = ["GatherElementsOperatorDesc", "gather_elements"]
+__all__ = ["GATHER_ELEMENTS", "GatherElementsOperatorDesc", "gather_elements"]
 
-_DESC = "GatherElementsOperatorDesc"
 _FUNCTION = "dmljax.gather_elements"
-_TENSOR_FIELDS = ("input_tensor", "indices_tensor", "output_tensor")
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class GatherElementsOperatorDesc:
+class GatherElementsOperatorDesc(contract.OperatorDesc):
     """``DML_GATHER_ELEMENTS_OPERATOR_DESC``: one input element per index, along ``axis``.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors
@@ -65,47 +50,22 @@ class GatherElementsOperatorDesc:
            [7., 2., 3.]], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    indices_tensor: TensorDesc
-    output_tensor: TensorDesc
-    axis: int
-
-    def __post_init__(self) -> None:
-        for field in _TENSOR_FIELDS:
-            require_tensor_desc(getattr(self, field), op=_DESC, field=field)
-        object.__setattr__(self, "axis", static_int(self.axis, op=_DESC, field="axis"))
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    indices_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    axis: int = contract.attribute(static_int)
 
 
-def _validate(desc: GatherElementsOperatorDesc, level: FeatureLevel) -> None:
-    del level
-    require_same_dimension_count(_DESC, desc, _TENSOR_FIELDS)
-    rank = desc.input_tensor.dimension_count
-    if not 0 <= desc.axis < rank:
-        raise InvalidArgumentError(
-            _DESC, "axis", f"in [0, {rank}) (input_tensor has {rank} dimensions)", desc.axis
-        )
-    require_x64_for_axis(
-        desc.input_tensor.sizes[desc.axis], op=_DESC, field=f"input_tensor.sizes[{desc.axis}]"
+def _gather_elements_rules(desc: GatherElementsOperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
+    elements.check_desc_indices(desc.input_tensor, desc.indices_tensor, desc.axis, op=op)
+    rules.require_same_data_type(
+        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )
-    elements.check_index_shape(
-        desc.input_tensor.sizes,
-        desc.indices_tensor.sizes,
-        desc.axis,
-        op=_DESC,
-        data_field="input_tensor.sizes",
-        index_field="indices_tensor.sizes",
-        exact=True,
-    )
-    require_same_data_type(
-        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
-    require_sizes(
-        _DESC,
-        "output_tensor",
-        desc.output_tensor,
-        desc.indices_tensor.sizes,
-        "indices_tensor.sizes",
-    )
+
+
+def _gather_elements_output_sizes(desc: GatherElementsOperatorDesc) -> tuple[tuple[int, ...], str]:
+    return desc.indices_tensor.sizes, "indices_tensor.sizes"
 
 
 def gather_elements_lowering(
@@ -154,40 +114,31 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
     Array([[3, 1],
            [6, 6]], dtype=int32)
     """
-    if type(axis) is int and is_concrete_array(x) and is_concrete_array(indices):
-        # Checked while tracing: a repeated signature runs no Python checks.
-        return _gather_elements.jitted(x, indices, one_spelling(axis, x.ndim))
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    axis = static_int(axis, op=_FUNCTION, field="axis")
-    return _gather_elements(x, indices, one_spelling(axis, np.ndim(x)))
+    return _GATHER_ELEMENTS_FACE(x, indices, axis)
 
 
-def _checked_gather_elements(x: Any, indices: Any, axis: Any) -> jax.Array:
-    """:func:`gather_elements` after its static values are Python values: the checks, while
-    tracing, then the lowering."""
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
-    require_x64_for_axis(x.shape[axis], op=_FUNCTION, field="x.shape[axis]")
+def _checked_gather_elements(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
+    """:func:`gather_elements`'s checks, while tracing, then the lowering."""
+    axis = rules.require_array_axis(axis, x, op=_FUNCTION)
     elements.check_index_shape(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,
     )  # fmt: skip
-    if x.shape[axis] == 0 and indices.size:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "x.shape[axis]",
-            "non-zero when indices is not empty (there is nothing to gather)",
-            f"0 (x has shape {tuple(x.shape)}, axis={axis})",
-        )
+    rules.require_gatherable_axis(x, indices, axis, op=_FUNCTION)
     return gather_elements_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_gather_elements = Dispatch(_checked_gather_elements, static_count=1)
+_GATHER_ELEMENTS_FACE = contract.FunctionalFace(
+    _FUNCTION,
+    _checked_gather_elements,
+    arrays=(contract.Data("x"), contract.Indices("indices")),
+    statics=(contract.Axis(),),
+)
 
 
-def _lower(desc: GatherElementsOperatorDesc, options: LoweringOptions) -> Any:
+def _lower_gather_elements(
+    desc: GatherElementsOperatorDesc, options: contract.LoweringOptions
+) -> Any:
     return functools.partial(
         gather_elements_lowering,
         axis=desc.axis,
@@ -195,13 +146,14 @@ def _lower(desc: GatherElementsOperatorDesc, options: LoweringOptions) -> Any:
     )
 
 
-register(
-    OperatorDefinition(
-        desc_type=GatherElementsOperatorDesc,
-        support=feature_levels.GATHER_ELEMENTS,
-        input_fields=("input_tensor", "indices_tensor"),
-        output_field="output_tensor",
-        validate=_validate,
-        lower=_lower,
-    )
+GATHER_ELEMENTS = contract.Operator(
+    "DML_OPERATOR_GATHER_ELEMENTS",
+    GatherElementsOperatorDesc,
+    support=(*fl.INDEXED_BANDS,),
+    same_dimension_count=True,
+    rules=_gather_elements_rules,
+    output_sizes=_gather_elements_output_sizes,
+    lower=_lower_gather_elements,
+    function=gather_elements,
+    face=_GATHER_ELEMENTS_FACE,
 )

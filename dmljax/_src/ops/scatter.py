@@ -12,7 +12,6 @@ tensor.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any, Literal
 
@@ -22,38 +21,17 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels
-from dmljax._src.arguments import (
-    as_array,
-    normalize_axis,
-    one_spelling,
-    static_bool,
-    static_int,
-)
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import Dispatch, is_concrete_array
-from dmljax._src.dtypes import require_x64_for_axis
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.indices import (
-    as_index_array,
-    drop_out_of_range_indices,
-    wraps_negative_indices,
-)
+from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src.arguments import static_int
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
 from dmljax._src.ops import elements
-from dmljax._src.rules import (
-    require_same_data_type,
-    require_same_dimension_count,
-    require_sizes,
-    require_tensor_desc,
-)
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["Reduction", "ScatterOperatorDesc", "scatter"]
+__all__ = ["SCATTER", "Reduction", "ScatterOperatorDesc", "scatter"]
 
-_DESC = "ScatterOperatorDesc"
 _FUNCTION = "dmljax.scatter"
-_TENSOR_FIELDS = ("input_tensor", "indices_tensor", "updates_tensor", "output_tensor")
 
 Reduction = Literal["none", "add", "mul", "max", "min"]
 _REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
@@ -66,8 +44,7 @@ _COMBINERS = {
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class ScatterOperatorDesc:
+class ScatterOperatorDesc(contract.OperatorDesc):
     """``DML_SCATTER_OPERATOR_DESC``: the input with some elements replaced by updates.
 
     Also available as ``ScatterElementsOperatorDesc``, DirectML's newer name.
@@ -97,52 +74,27 @@ class ScatterOperatorDesc:
     Array([8., 6., 2., 7., 4.], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    indices_tensor: TensorDesc
-    updates_tensor: TensorDesc
-    output_tensor: TensorDesc
-    axis: int
-
-    def __post_init__(self) -> None:
-        for field in _TENSOR_FIELDS:
-            require_tensor_desc(getattr(self, field), op=_DESC, field=field)
-        object.__setattr__(self, "axis", static_int(self.axis, op=_DESC, field="axis"))
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    indices_tensor: TensorDesc = contract.tensor_field("input")
+    updates_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    axis: int = contract.attribute(static_int)
 
 
-def _validate(desc: ScatterOperatorDesc, level: FeatureLevel) -> None:
-    del level
-    require_same_dimension_count(_DESC, desc, _TENSOR_FIELDS)
-    rank = desc.input_tensor.dimension_count
-    if not 0 <= desc.axis < rank:
-        raise InvalidArgumentError(
-            _DESC, "axis", f"in [0, {rank}) (output_tensor has {rank} dimensions)", desc.axis
-        )
-    require_x64_for_axis(
-        desc.input_tensor.sizes[desc.axis], op=_DESC, field=f"input_tensor.sizes[{desc.axis}]"
-    )
-    elements.check_index_shape(
-        desc.input_tensor.sizes,
-        desc.indices_tensor.sizes,
-        desc.axis,
-        op=_DESC,
-        data_field="input_tensor.sizes",
-        index_field="indices_tensor.sizes",
-        exact=True,
-    )
-    require_sizes(
-        _DESC,
-        "updates_tensor",
-        desc.updates_tensor,
-        desc.indices_tensor.sizes,
-        "indices_tensor.sizes",
+def _scatter_rules(desc: ScatterOperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
+    elements.check_desc_indices(desc.input_tensor, desc.indices_tensor, desc.axis, op=op)
+    rules.require_sizes(
+        op, "updates_tensor", desc.updates_tensor, desc.indices_tensor.sizes, "indices_tensor.sizes"
     )
     for field in ("updates_tensor", "output_tensor"):
-        require_same_data_type(
-            _DESC, field, getattr(desc, field), "input_tensor", desc.input_tensor
+        rules.require_same_data_type(
+            op, field, getattr(desc, field), "input_tensor", desc.input_tensor
         )
-    require_sizes(
-        _DESC, "output_tensor", desc.output_tensor, desc.input_tensor.sizes, "input_tensor.sizes"
-    )
+
+
+def _scatter_output_sizes(desc: ScatterOperatorDesc) -> tuple[tuple[int, ...], str]:
+    return desc.input_tensor.sizes, "input_tensor.sizes"
 
 
 def _last_writers_only(
@@ -273,45 +225,19 @@ def scatter(
     ...             reduction="add")
     Array([0., 3., 3.], dtype=float32)
     """
-    if (
-        type(axis) is int
-        and type(deterministic) is bool
-        and type(reduction) is str
-        and is_concrete_array(x)
-        and is_concrete_array(indices)
-        and is_concrete_array(updates)
-    ):
-        # Checked while tracing: a repeated signature runs no Python checks.
-        axis = one_spelling(axis, x.ndim)
-        return _scatter.jitted(x, indices, updates, axis, deterministic, reduction)
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    updates = as_array(updates, op=_FUNCTION, field="updates")
-    axis = one_spelling(static_int(axis, op=_FUNCTION, field="axis"), np.ndim(x))
-    deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
-    reduction = _static_reduction(reduction)
-    return _scatter(x, indices, updates, axis, deterministic, reduction)
-
-
-def _static_reduction(reduction: Any) -> Reduction:
-    # The str test first: `in` would compare an array element by element.
-    if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
-        raise InvalidArgumentError(
-            _FUNCTION, "reduction", f"one of {', '.join(map(repr, _REDUCTIONS))}", repr(reduction)
-        )
-    return reduction  # pyright: ignore[reportReturnType]  # one of _REDUCTIONS
+    return _SCATTER_FACE(x, indices, updates, axis, deterministic, reduction)
 
 
 def _checked_scatter(
-    x: Any, indices: Any, updates: Any, axis: Any, deterministic: Any, reduction: Any
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    axis: int,
+    deterministic: bool,
+    reduction: Reduction,
 ) -> jax.Array:
-    """:func:`scatter` after its static values are Python values: the checks, while
-    tracing, then the lowering."""
-    x = as_array(x, op=_FUNCTION, field="x")
-    indices = as_index_array(indices, op=_FUNCTION, field="indices")
-    updates = as_array(updates, op=_FUNCTION, field="updates")
-    axis = normalize_axis(axis, x.ndim, op=_FUNCTION)
-    require_x64_for_axis(x.shape[axis], op=_FUNCTION, field="x.shape[axis]")
+    """:func:`scatter`'s checks, while tracing, then the lowering."""
+    axis = rules.require_array_axis(axis, x, op=_FUNCTION)
     elements.check_index_shape(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,
@@ -329,8 +255,6 @@ def _checked_scatter(
             np.dtype(updates.dtype).name,
             hint=f"Convert the updates with .astype({x_dtype.name!r}).",
         )
-    reduction = _static_reduction(reduction)
-    deterministic = static_bool(deterministic, op=_FUNCTION, field="deterministic")
     if deterministic and reduction != "none":
         raise InvalidArgumentError(
             _FUNCTION,
@@ -359,10 +283,19 @@ def _checked_scatter(
     )
 
 
-_scatter = Dispatch(_checked_scatter, static_count=3)
+_SCATTER_FACE = contract.FunctionalFace(
+    _FUNCTION,
+    _checked_scatter,
+    arrays=(contract.Data("x"), contract.Indices("indices"), contract.Data("updates")),
+    statics=(
+        contract.Axis(),
+        contract.Bool("deterministic"),
+        contract.Choice("reduction", _REDUCTIONS),
+    ),
+)
 
 
-def _lower(desc: ScatterOperatorDesc, options: LoweringOptions) -> Any:
+def _lower_scatter(desc: ScatterOperatorDesc, options: contract.LoweringOptions) -> Any:
     return functools.partial(
         scatter_lowering,
         axis=desc.axis,
@@ -372,13 +305,20 @@ def _lower(desc: ScatterOperatorDesc, options: LoweringOptions) -> Any:
     )
 
 
-register(
-    OperatorDefinition(
-        desc_type=ScatterOperatorDesc,
-        support=feature_levels.SCATTER,
-        input_fields=("input_tensor", "indices_tensor", "updates_tensor"),
-        output_field="output_tensor",
-        validate=_validate,
-        lower=_lower,
-    )
+# The SCATTER page prints an FL_1_0 band, but DirectML.h declares the operator for
+# DML_TARGET_VERSION >= 0x2000 and the feature-level history adds it in FL_2_0: the
+# page's first band applies from FL_2_0.
+SCATTER = contract.Operator(
+    "DML_OPERATOR_SCATTER",
+    ScatterOperatorDesc,
+    support=(
+        fl.band(FL.FL_2_0, (4, 4), fl.FLOATS_16_32, indices_tensor=fl.UINT32_INDICES),
+        *fl.INDEXED_BANDS,
+    ),
+    same_dimension_count=True,
+    rules=_scatter_rules,
+    output_sizes=_scatter_output_sizes,
+    lower=_lower_scatter,
+    function=scatter,
+    face=_SCATTER_FACE,
 )

@@ -1,4 +1,4 @@
-"""SLICE: ``DML_SLICE_OPERATOR_DESC``, SLICE1's FL 1_0 predecessor.
+"""SLICE: ``DML_SLICE_OPERATORop``, SLICE1's FL 1_0 predecessor.
 
 ``output[c] = input[offsets + strides * c]`` with positive strides, where
 ``sizes`` are the output sizes and every read must be inside the input. It is
@@ -8,34 +8,24 @@ through SLICE1's lowering.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any
 
-from dmljax._src import feature_levels
+from dmljax._src import feature_levels as fl, operator as contract, rules
 from dmljax._src.arguments import static_int_tuple
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.feature_levels import FeatureLevel
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops.slice1 import slice1_lowering
-from dmljax._src.rules import (
-    require_c_int32,
-    require_same_data_type,
-    require_same_dimension_count,
-    require_sizes,
-    require_tensor_desc,
-)
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["SliceOperatorDesc"]
+__all__ = ["SLICE", "SliceOperatorDesc"]
 
-_DESC = "SliceOperatorDesc"
 _ARRAY_FIELDS = ("offsets", "sizes", "strides")
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class SliceOperatorDesc:
-    """``DML_SLICE_OPERATOR_DESC``: a strided slice whose ``sizes`` are the output sizes.
+class SliceOperatorDesc(contract.OperatorDesc):
+    """``DML_SLICE_OPERATORop``: a strided slice whose ``sizes`` are the output sizes.
 
     The rules (checked by :func:`dmljax.compile_operator`): ``offsets``,
     ``sizes`` and ``strides`` have the tensors' DimensionCount; ``sizes``
@@ -57,58 +47,52 @@ class SliceOperatorDesc:
            [13., 16.]], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    output_tensor: TensorDesc
-    offsets: tuple[int, ...]
-    sizes: tuple[int, ...]
-    strides: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        require_tensor_desc(self.input_tensor, op=_DESC, field="input_tensor")
-        require_tensor_desc(self.output_tensor, op=_DESC, field="output_tensor")
-        for field in _ARRAY_FIELDS:
-            object.__setattr__(
-                self, field, static_int_tuple(getattr(self, field), op=_DESC, field=field)
-            )
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    offsets: tuple[int, ...] = contract.attribute(static_int_tuple)
+    sizes: tuple[int, ...] = contract.attribute(static_int_tuple)
+    strides: tuple[int, ...] = contract.attribute(static_int_tuple)
 
 
-def _validate(desc: SliceOperatorDesc, level: FeatureLevel) -> None:
-    del level
-    require_same_dimension_count(_DESC, desc, ("input_tensor", "output_tensor"))
+def _slice_rules(desc: SliceOperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
     for field in _ARRAY_FIELDS:
         values = getattr(desc, field)
         if len(values) != rank:
             raise InvalidArgumentError(
-                _DESC,
+                op,
                 field,
                 f"{rank} long (DimensionCount: one entry per dimension)",
                 f"{len(values)} entries {values}",
             )
-    require_sizes(_DESC, "output_tensor", desc.output_tensor, desc.sizes, "sizes")
     for i, (dim, offset, size, stride) in enumerate(
         zip(desc.input_tensor.sizes, desc.offsets, desc.sizes, desc.strides, strict=True)
     ):
         if stride < 1:
-            raise InvalidArgumentError(_DESC, f"strides[{i}]", "at least 1", stride)
+            raise InvalidArgumentError(op, f"strides[{i}]", "at least 1", stride)
         if offset < 0:
-            raise InvalidArgumentError(_DESC, f"offsets[{i}]", "non-negative", offset)
+            raise InvalidArgumentError(op, f"offsets[{i}]", "non-negative", offset)
         last_read = offset + (size - 1) * stride
         if last_read >= dim:
             raise InvalidArgumentError(
-                _DESC,
+                op,
                 f"sizes[{i}]",
                 f"small enough that the last read, offset + (size - 1) * stride, is inside "
                 f"the input (below {dim} along dimension {i})",
                 f"{size} (last read at {last_read})",
             )
-    require_c_int32(desc.strides, signed=False, op=_DESC, field="strides")
-    require_same_data_type(
-        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+    rules.require_c_int32(desc.strides, signed=False, op=op, field="strides")
+    rules.require_same_data_type(
+        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )
 
 
-def _lower(desc: SliceOperatorDesc, options: LoweringOptions) -> Any:
+def _slice_output_sizes(desc: SliceOperatorDesc) -> tuple[tuple[int, ...], str]:
+    return desc.sizes, "sizes"
+
+
+def _lower_slice(desc: SliceOperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     return functools.partial(
         slice1_lowering,
@@ -121,13 +105,23 @@ def _lower(desc: SliceOperatorDesc, options: LoweringOptions) -> Any:
     )
 
 
-register(
-    OperatorDefinition(
-        desc_type=SliceOperatorDesc,
-        support=feature_levels.SLICE,
-        input_fields=("input_tensor",),
-        output_field="output_tensor",
-        validate=_validate,
-        lower=_lower,
-    )
+# DML_SLICE (FL 1_0) had no 8-bit types until FL 2_1.
+_T = DataType
+SLICE = contract.Operator(
+    "DML_OPERATOR_SLICE",
+    SliceOperatorDesc,
+    support=(
+        fl.band(
+            FL.FL_1_0,
+            (4, 5),
+            fl.FLOATS_16_32 | {_T.INT32, _T.INT16, _T.UINT32, _T.UINT16},
+        ),
+        fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
+        fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
+        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+    ),
+    same_dimension_count=True,
+    rules=_slice_rules,
+    output_sizes=_slice_output_sizes,
+    lower=_lower_slice,
 )

@@ -9,7 +9,6 @@ from 1 to ``1 + (size - 1) // |stride|``.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any
@@ -18,21 +17,14 @@ import jax
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels
-from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.rules import (
-    require_c_int32,
-    require_same_data_type,
-    require_same_dimension_count,
-    require_tensor_desc,
-)
+from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src.arguments import StaticInts, static_int_tuple
+from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
 __all__ = [
+    "SLICE1",
     "Slice1OperatorDesc",
     "check_window",
     "max_output_size",
@@ -40,13 +32,11 @@ __all__ = [
     "slice1_lowering",
 ]
 
-_DESC = "Slice1OperatorDesc"
 _FUNCTION = "dmljax.slice1"
 _WINDOW_FIELDS = ("input_window_offsets", "input_window_sizes", "input_window_strides")
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Slice1OperatorDesc:
+class Slice1OperatorDesc(contract.OperatorDesc):
     """``DML_SLICE1_OPERATOR_DESC``: a strided window of the input, possibly reversed.
 
     ``DimensionCount`` is the length of the three window arrays. The rules
@@ -72,19 +62,11 @@ class Slice1OperatorDesc:
            [ 6.,  8.]], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    output_tensor: TensorDesc
-    input_window_offsets: tuple[int, ...]
-    input_window_sizes: tuple[int, ...]
-    input_window_strides: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        require_tensor_desc(self.input_tensor, op=_DESC, field="input_tensor")
-        require_tensor_desc(self.output_tensor, op=_DESC, field="output_tensor")
-        for field in _WINDOW_FIELDS:
-            object.__setattr__(
-                self, field, static_int_tuple(getattr(self, field), op=_DESC, field=field)
-            )
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    input_window_offsets: tuple[int, ...] = contract.attribute(static_int_tuple)
+    input_window_sizes: tuple[int, ...] = contract.attribute(static_int_tuple)
+    input_window_strides: tuple[int, ...] = contract.attribute(static_int_tuple)
 
 
 def max_output_size(window_size: int, stride: int) -> int:
@@ -227,43 +209,25 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
-    if (
-        is_int_tuple(offsets)
-        and is_int_tuple(sizes)
-        and is_int_tuple(strides)
-        and (output_sizes is None or is_int_tuple(output_sizes))
-        and is_concrete_array(x)
-    ):
-        # Checked while tracing: a repeated signature runs no Python checks.
-        return _slice1.jitted(x, offsets, sizes, strides, output_sizes)
-    x = as_array(x, op=_FUNCTION, field="x")
-    window = (offsets, sizes, strides)
-    offsets, sizes, strides = (
-        static_int_tuple(values, op=_FUNCTION, field=field)
-        for field, values in zip(("offsets", "sizes", "strides"), window, strict=True)
-    )
-    if output_sizes is not None:
-        output_sizes = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
-    return _slice1(x, offsets, sizes, strides, output_sizes)
+    return _SLICE1_FACE(x, offsets, sizes, strides, output_sizes)
 
 
-def _checked_slice1(x: Any, offsets: Any, sizes: Any, strides: Any, output_sizes: Any) -> jax.Array:
-    """:func:`slice1` after its static values are Python values: the checks, while
-    tracing, then the lowering."""
-    x = as_array(x, op=_FUNCTION, field="x")
-    fields = ("offsets", "sizes", "strides")
-    window = [
-        static_int_tuple(values, op=_FUNCTION, field=field)
-        for field, values in zip(fields, (offsets, sizes, strides), strict=True)
-    ]
-    offsets_t, sizes_t, strides_t = window
+def _checked_slice1(
+    x: jax.Array,
+    offsets: tuple[int, ...],
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+    output_sizes: tuple[int, ...] | None,
+) -> jax.Array:
+    """:func:`slice1`'s checks, while tracing, then the lowering."""
     check_window(
-        x.shape, offsets_t, sizes_t, strides_t, op=_FUNCTION, fields=fields, allow_empty=True
-    )
+        x.shape, offsets, sizes, strides, op=_FUNCTION, fields=("offsets", "sizes", "strides"),
+        allow_empty=True,
+    )  # fmt: skip
     if output_sizes is None:
-        out = tuple(max_output_size(s, st) for s, st in zip(sizes_t, strides_t, strict=True))
+        out = tuple(max_output_size(s, st) for s, st in zip(sizes, strides, strict=True))
     else:
-        out = static_int_tuple(output_sizes, op=_FUNCTION, field="output_sizes")
+        out = output_sizes
         if len(out) != x.ndim:
             raise InvalidArgumentError(
                 _FUNCTION,
@@ -272,41 +236,52 @@ def _checked_slice1(x: Any, offsets: Any, sizes: Any, strides: Any, output_sizes
                 f"{len(out)} entries {out}",
             )
         check_output_sizes(
-            out, sizes_t, strides_t, op=_FUNCTION, field="output_sizes", allow_empty=True
+            out, sizes, strides, op=_FUNCTION, field="output_sizes", allow_empty=True
         )
-    return slice1_lowering(x, offsets=offsets_t, sizes=sizes_t, strides=strides_t, output_sizes=out)
+    return slice1_lowering(x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=out)
 
 
-_slice1 = Dispatch(_checked_slice1, static_count=4)
+_SLICE1_FACE = contract.FunctionalFace(
+    _FUNCTION,
+    _checked_slice1,
+    arrays=(contract.Data("x"),),
+    statics=(
+        contract.IntTuple("offsets"),
+        contract.IntTuple("sizes"),
+        contract.IntTuple("strides"),
+        contract.IntTuple("output_sizes", optional=True),
+    ),
+)
 
 
-def _validate(desc: Slice1OperatorDesc, level: FeatureLevel) -> None:
-    del level
-    require_same_dimension_count(_DESC, desc, ("input_tensor", "output_tensor"))
+def _slice1_rules(desc: Slice1OperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
     check_window(
         desc.input_tensor.sizes,
         desc.input_window_offsets,
         desc.input_window_sizes,
         desc.input_window_strides,
-        op=_DESC,
+        op=op,
         fields=_WINDOW_FIELDS,
         allow_empty=False,
     )
-    require_c_int32(desc.input_window_strides, signed=True, op=_DESC, field="input_window_strides")
-    require_same_data_type(
-        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+    rules.require_c_int32(
+        desc.input_window_strides, signed=True, op=op, field="input_window_strides"
+    )
+    rules.require_same_data_type(
+        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )
     check_output_sizes(
         desc.output_tensor.sizes,
         desc.input_window_sizes,
         desc.input_window_strides,
-        op=_DESC,
+        op=op,
         field="output_tensor.sizes",
         allow_empty=False,
     )
 
 
-def _lower(desc: Slice1OperatorDesc, options: LoweringOptions) -> Any:
+def _lower_slice1(desc: Slice1OperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     return functools.partial(
         slice1_lowering,
@@ -317,13 +292,17 @@ def _lower(desc: Slice1OperatorDesc, options: LoweringOptions) -> Any:
     )
 
 
-register(
-    OperatorDefinition(
-        desc_type=Slice1OperatorDesc,
-        support=feature_levels.SLICE1,
-        input_fields=("input_tensor",),
-        output_field="output_tensor",
-        validate=_validate,
-        lower=_lower,
-    )
+SLICE1 = contract.Operator(
+    "DML_OPERATOR_SLICE1",
+    Slice1OperatorDesc,
+    support=(
+        fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
+        fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
+        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+    ),
+    same_dimension_count=True,
+    rules=_slice1_rules,
+    lower=_lower_slice1,
+    function=slice1,
+    face=_SLICE1_FACE,
 )

@@ -7,7 +7,6 @@ with one repeat per dimension).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from collections.abc import Sequence
@@ -19,23 +18,19 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels
-from dmljax._src.arguments import StaticInts, as_array, static_int_tuple
-from dmljax._src.compile import LoweringOptions, OperatorDefinition, register
-from dmljax._src.dispatch import Dispatch, is_concrete_array, is_int_tuple
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.rules import require_same_data_type, require_sizes, require_tensor_desc
+from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src.arguments import StaticInts, static_int_tuple
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["TileOperatorDesc", "tile", "tile_output_sizes"]
+__all__ = ["TILE", "TileOperatorDesc", "tile", "tile_output_sizes"]
 
-_DESC = "TileOperatorDesc"
 _FUNCTION = "dmljax.tile"
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class TileOperatorDesc:
+class TileOperatorDesc(contract.OperatorDesc):
     """``DML_TILE_OPERATOR_DESC``: repeats the input along each dimension.
 
     ``RepeatsCount`` is ``len(repeats)``. The rules (checked by
@@ -57,16 +52,9 @@ class TileOperatorDesc:
            [3., 4., 5., 3., 4., 5.]], dtype=float32)
     """
 
-    input_tensor: TensorDesc
-    output_tensor: TensorDesc
-    repeats: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        require_tensor_desc(self.input_tensor, op=_DESC, field="input_tensor")
-        require_tensor_desc(self.output_tensor, op=_DESC, field="output_tensor")
-        object.__setattr__(
-            self, "repeats", static_int_tuple(self.repeats, op=_DESC, field="repeats")
-        )
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    repeats: tuple[int, ...] = contract.attribute(static_int_tuple)
 
 
 def tile_output_sizes(sizes: Sequence[int], repeats: Sequence[int]) -> tuple[int, ...]:
@@ -74,29 +62,27 @@ def tile_output_sizes(sizes: Sequence[int], repeats: Sequence[int]) -> tuple[int
     return tuple(size * repeat for size, repeat in zip(sizes, repeats, strict=True))
 
 
-def _validate(desc: TileOperatorDesc, level: FeatureLevel) -> None:
-    del level  # TILE's rules do not change between feature levels.
+def _tile_rules(desc: TileOperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
     if len(desc.repeats) != rank:
         raise InvalidArgumentError(
-            _DESC,
+            op,
             "repeats",
             f"{rank} long (RepeatsCount must equal input_tensor's DimensionCount)",
             f"{len(desc.repeats)} entries {desc.repeats}",
         )
     for i, repeat in enumerate(desc.repeats):
         if repeat < 1:
-            raise InvalidArgumentError(_DESC, f"repeats[{i}]", "greater than 0", repeat)
-    require_same_data_type(
-        _DESC, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
+            raise InvalidArgumentError(op, f"repeats[{i}]", "greater than 0", repeat)
+    rules.require_same_data_type(
+        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
     )
-    require_sizes(
-        _DESC,
-        "output_tensor",
-        desc.output_tensor,
-        tile_output_sizes(desc.input_tensor.sizes, desc.repeats),
-        "input_tensor.sizes times repeats",
-    )
+
+
+def _tile_output_sizes(desc: TileOperatorDesc) -> tuple[tuple[int, ...], str]:
+    sizes = tile_output_sizes(desc.input_tensor.sizes, desc.repeats)
+    return sizes, "input_tensor.sizes times repeats"
 
 
 def _tile_by_broadcast(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
@@ -193,18 +179,11 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [1, 2],
            [3, 4]], dtype=int32)
     """
-    if is_int_tuple(repeats) and is_concrete_array(x):
-        # Checked while tracing: a repeated signature runs no Python checks.
-        return _tile.jitted(x, repeats)
-    x = as_array(x, op=_FUNCTION, field="x")
-    return _tile(x, static_int_tuple(repeats, op=_FUNCTION, field="repeats"))
+    return _TILE_FACE(x, repeats)
 
 
-def _checked_tile(x: Any, repeats: Any) -> jax.Array:
-    """:func:`tile` after its static values are Python values: the checks, while
-    tracing, then the lowering."""
-    x = as_array(x, op=_FUNCTION, field="x")
-    repeats = static_int_tuple(repeats, op=_FUNCTION, field="repeats")
+def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
+    """:func:`tile`'s checks, while tracing, then the lowering."""
     if len(repeats) != x.ndim:
         raise InvalidArgumentError(
             _FUNCTION,
@@ -228,7 +207,9 @@ def _checked_tile(x: Any, repeats: Any) -> jax.Array:
     return tile_lowering(x, repeats=repeats)
 
 
-_tile = Dispatch(_checked_tile, static_count=1)
+_TILE_FACE = contract.FunctionalFace(
+    _FUNCTION, _checked_tile, arrays=(contract.Data("x"),), statics=(contract.IntTuple("repeats"),)
+)
 
 
 # XLA counts an array's bytes in an int64, and a shape past that aborts the whole
@@ -245,18 +226,25 @@ def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int
     )
 
 
-def _lower(desc: TileOperatorDesc, options: LoweringOptions) -> Any:
+def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     return functools.partial(tile_lowering, repeats=desc.repeats)
 
 
-register(
-    OperatorDefinition(
-        desc_type=TileOperatorDesc,
-        support=feature_levels.TILE,
-        input_fields=("input_tensor",),
-        output_field="output_tensor",
-        validate=_validate,
-        lower=_lower,
-    )
+_T = DataType
+TILE = contract.Operator(
+    "DML_OPERATOR_TILE",
+    TileOperatorDesc,
+    support=(
+        fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32),
+        fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32),
+        fl.band(FL.FL_3_1, (1, 8), fl.TYPES_8_32),
+        # The TILE page lists INT64 and UINT64 from 4_1 but never FLOAT64.
+        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_32 | {_T.INT64, _T.UINT64}),
+    ),
+    rules=_tile_rules,
+    output_sizes=_tile_output_sizes,
+    lower=_lower_tile,
+    function=tile,
+    face=_TILE_FACE,
 )

@@ -1,0 +1,529 @@
+"""The operator contract: what every DirectML operator declares, once, and the one call path.
+
+An operator module (``dmljax/_src/ops/<name>.py``) declares:
+
+* its desc, an :class:`OperatorDesc` dataclass whose fields say their role
+  (:func:`tensor_field` for input and output tensors, tuples of tensors and
+  optional tensors; :func:`attribute` for the rest, with the function that
+  coerces it);
+* one :class:`Operator`: DirectML's operator name, the desc type, the support
+  table (a :func:`band` per feature level), the rules beyond the table, the
+  output sizes, the lowering and the functional face;
+* the functional face, a documented function that hands its arguments to a
+  :class:`FunctionalFace`.
+
+Both faces run through :class:`Dispatch`: jitted when every array is concrete
+(the checks run while :func:`jax.jit` traces, so a repeated signature runs
+none of them), inline when an array is a tracer (inside a user's ``jit``,
+``vmap`` or ``grad``, which spares XLA a nested computation).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, TypeGuard, TypeVar
+
+import jax
+from jax.core import Tracer
+
+from dmljax._src.arguments import (
+    as_array,
+    one_spelling,
+    static_bool,
+    static_int,
+    static_int_tuple,
+)
+from dmljax._src.feature_levels import (
+    Band,
+    FeatureLevel,
+    OperatorSupport,
+    SupportBand,
+    TensorSupport,
+)
+from dmljax._src.indices import as_index_array
+from dmljax._src.rules import require_same_dimension_count, require_sizes, require_tensor_desc
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = [
+    "Axis",
+    "Bool",
+    "Choice",
+    "Dispatch",
+    "FunctionalFace",
+    "IntTuple",
+    "Lowering",
+    "LoweringOptions",
+    "Operator",
+    "OperatorDesc",
+    "Role",
+    "attribute",
+    "bound_tensors",
+    "is_concrete_array",
+    "is_int_tuple",
+    "tensor_field",
+]
+
+Lowering = Callable[..., Any]
+"""A pure JAX function of an operator's input arrays (its output, or a tuple of outputs)."""
+
+# --- Desc fields and their roles --------------------------------------------------------------
+
+
+class Role(enum.Enum):
+    """What a desc field is to DirectML."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    ATTRIBUTE = "attribute"
+
+
+def tensor_field(
+    role: Role | str, *, many: bool = False, default: Any = dataclasses.MISSING
+) -> Any:
+    """A desc field holding a TensorDesc: an input or an output of the operator.
+
+    ``many=True`` holds a tuple of TensorDescs (JOIN's inputs, SPLIT's outputs),
+    each bound to its own array; ``default=None`` makes the tensor optional
+    (left None, no array is bound to it).
+
+    >>> class CopyDesc(OperatorDesc):
+    ...     input_tensor: TensorDesc = tensor_field("input")
+    ...     output_tensor: TensorDesc = tensor_field("output")
+    >>> [field for field, _ in tensor_fields(CopyDesc, Role.OUTPUT)]
+    ['output_tensor']
+    """
+    if default not in (None, dataclasses.MISSING):
+        raise TypeError("a tensor field's default can only be None (an optional tensor)")
+    metadata = {"role": Role(role), "many": many, "optional": default is None}
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def attribute(coerce: Callable[..., Any], *, default: Any = dataclasses.MISSING) -> Any:
+    """A desc field that is no tensor: ``coerce(value, op=, field=)`` checks and converts it.
+
+    Pass ``default=...`` for an attribute DirectML lets be left out.
+    """
+    return dataclasses.field(default=default, metadata={"role": Role.ATTRIBUTE, "coerce": coerce})
+
+
+def _role(field: dataclasses.Field[Any]) -> Role:
+    role = field.metadata.get("role")
+    if role is None:
+        raise TypeError(f"desc field {field.name!r} declares no role (use tensor_field/attribute)")
+    return role
+
+
+def tensor_fields(
+    desc_type: type, role: Role | None = None
+) -> tuple[tuple[str, dataclasses.Field[Any]], ...]:
+    """The tensor fields of a desc type, in declaration order (DirectML's binding order)."""
+    return tuple(
+        (field.name, field)
+        for field in dataclasses.fields(desc_type)
+        if _role(field) is not Role.ATTRIBUTE and (role is None or _role(field) is role)
+    )
+
+
+def bound_tensors(desc: Any, role: Role | None = None) -> tuple[tuple[str, TensorDesc], ...]:
+    """The tensors of ``desc`` in one role (all if None), each labelled as errors name it.
+
+    A tuple field gives one entry per element (``input_tensors[1]``); an
+    optional field left None gives none.
+    """
+    return tuple((label, tensor) for _, label, tensor in _labelled(desc, role))
+
+
+def _labelled(desc: Any, role: Role | None = None) -> Iterator[tuple[str, str, TensorDesc]]:
+    """``(field, label, tensor)`` for each tensor of ``desc`` in ``role`` (all roles if None)."""
+    for name, field in tensor_fields(type(desc), role):
+        value = getattr(desc, name)
+        if field.metadata["many"]:
+            for i, tensor in enumerate(value):
+                yield name, f"{name}[{i}]", tensor
+        elif value is not None:
+            yield name, name, value
+
+
+@typing.dataclass_transform(
+    kw_only_default=True, frozen_default=True, field_specifiers=(tensor_field, attribute)
+)
+class OperatorDesc:
+    """Base of every operator desc: a frozen, keyword-only dataclass that checks and
+    coerces each field by its declared role.
+
+    A subclass is made a dataclass by inheriting (no decorator). Tensor fields
+    must hold TensorDescs (a tuple of them for ``many``, None allowed for an
+    optional one); attributes go through their ``coerce``. A desc holds no
+    arrays: it is hashable and can be a static argument.
+    """
+
+    if typing.TYPE_CHECKING:  # a dataclass once subclassed
+        __dataclass_fields__: typing.ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclasses.dataclass(frozen=True, kw_only=True)(cls)
+
+    def __post_init__(self) -> None:
+        op = type(self).__name__
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            role = _role(field)
+            if role is Role.ATTRIBUTE:
+                value = field.metadata["coerce"](value, op=op, field=field.name)
+            elif field.metadata["many"]:
+                value = _tensor_tuple(value, op=op, field=field.name)
+            elif not (field.metadata["optional"] and value is None):
+                require_tensor_desc(value, op=op, field=field.name)
+            object.__setattr__(self, field.name, value)
+
+
+def _tensor_tuple(value: Any, *, op: str, field: str) -> tuple[TensorDesc, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+        raise ArgumentTypeError(op, field, "a tuple of dmljax.TensorDesc", type(value).__name__)
+    return tuple(
+        require_tensor_desc(tensor, op=op, field=f"{field}[{i}]") for i, tensor in enumerate(value)
+    )
+
+
+# --- Support tables -----------------------------------------------------------------------------
+
+
+def _support_table(name: str, desc_type: type, bands: Sequence[Band]) -> OperatorSupport:
+    fields = [field for field, _ in tensor_fields(desc_type)]
+    for row in bands:
+        unknown = set(row.fields) - set(fields)
+        if unknown:
+            raise TypeError(f"{name}: the support table names fields {unknown} the desc lacks")
+    return OperatorSupport(
+        name,
+        tuple(
+            SupportBand(
+                row.since,
+                {f: TensorSupport(row.ranks, row.fields.get(f, row.data)) for f in fields},
+            )
+            for row in bands
+        ),
+    )
+
+
+# --- The operator -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class LoweringOptions:
+    """What a lowering may depend on besides the desc.
+
+    Attributes:
+        feature_level: the level the desc was validated at (index rules depend on it).
+        deterministic: whether a result DirectML leaves unspecified (the winner
+            among duplicate scatter indices) must be the same on every backend.
+    """
+
+    feature_level: FeatureLevel
+    deterministic: bool = False
+
+
+D = TypeVar("D", bound=OperatorDesc)
+
+
+class Operator(Generic[D]):
+    """Everything dmljax knows about one DirectML operator, declared once in its module.
+
+    Attributes:
+        name: DirectML's name, e.g. ``"DML_OPERATOR_GATHER"``.
+        desc_type: the desc dataclass, e.g. :class:`dmljax.GatherOperatorDesc`.
+        support: the support table per feature level (ranks and data types of
+            each tensor field), from the operator's DirectML page.
+        rules: checks every rule beyond the table; raises InvalidArgumentError.
+        same_dimension_count: whether every tensor must have the same
+            DimensionCount (checked before ``rules``).
+        output_sizes: the output's sizes for a desc and why, when the desc
+            fixes them (None where ``rules`` checks a range of sizes).
+        lower: the pure JAX function of the input arrays for a valid desc.
+        function: the functional face (e.g. :func:`dmljax.gather`), or None.
+        face: the :class:`FunctionalFace` the function calls (its dispatch and
+            jitted program), or None.
+        input_fields, output_fields: the desc's tensor fields by role.
+
+    >>> import dmljax as dml
+    >>> [op.name for op in dml.OPERATORS][:2]
+    ['DML_OPERATOR_TILE', 'DML_OPERATOR_GATHER']
+    >>> dml.OPERATORS[1].input_fields, dml.OPERATORS[1].function
+    (('input_tensor', 'indices_tensor'), <function gather at ...>)
+    """
+
+    def __init__(
+        self,
+        name: str,
+        desc_type: type[D],
+        *,
+        support: Sequence[Band],
+        rules: Callable[[D, FeatureLevel], None],
+        lower: Callable[[D, LoweringOptions], Lowering],
+        same_dimension_count: bool = False,
+        output_sizes: Callable[[D], tuple[tuple[int, ...], str]] | None = None,
+        function: Callable[..., Any] | None = None,
+        face: FunctionalFace | None = None,
+    ) -> None:
+        if (function is None) != (face is None):
+            raise TypeError(f"{name}: a functional face needs both its function and its face")
+        self.name = name
+        self.desc_type = desc_type
+        self.support = _support_table(name, desc_type, support)
+        self.rules = rules
+        self.lower = lower
+        self.same_dimension_count = same_dimension_count
+        self.output_sizes = output_sizes
+        self.function = function
+        self.face = face
+        self.input_fields = tuple(f for f, _ in tensor_fields(desc_type, Role.INPUT))
+        self.output_fields = tuple(f for f, _ in tensor_fields(desc_type, Role.OUTPUT))
+
+    def validate(self, desc: D, level: FeatureLevel) -> None:
+        """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
+        op = type(desc).__name__
+        self.support.check(level, list(_labelled(desc)), op=op)
+        if self.same_dimension_count:
+            require_same_dimension_count(op, bound_tensors(desc))
+        self.rules(desc, level)
+        if self.output_sizes is not None:
+            expected, why = self.output_sizes(desc)
+            (field,) = self.output_fields
+            require_sizes(op, field, getattr(desc, field), expected, why)
+
+    def __repr__(self) -> str:
+        return f"Operator({self.name}, {self.desc_type.__name__})"
+
+
+# --- Dispatch: the one call path ----------------------------------------------------------------
+
+_ONLY_INT = frozenset({int})
+# Types seen to be concrete JAX arrays: a set lookup is cheaper than isinstance.
+_CONCRETE_ARRAY_TYPES: set[type] = set()
+
+
+def is_concrete_array(x: Any) -> TypeGuard[jax.Array]:
+    """Whether ``x`` is a JAX array holding values (not a tracer, not a NumPy array)."""
+    kind = type(x)
+    if kind in _CONCRETE_ARRAY_TYPES:
+        return True
+    if isinstance(x, jax.Array) and not isinstance(x, Tracer):
+        _CONCRETE_ARRAY_TYPES.add(kind)
+        return True
+    return False
+
+
+def is_int_tuple(value: Any) -> bool:
+    """Whether ``value`` is a tuple of Python ints (not bools): a static value JAX can hash
+    and that needs no conversion."""
+    return type(value) is tuple and _ONLY_INT.issuperset(map(type, value))
+
+
+class Dispatch:
+    """``checked(*arrays, *statics, **named_arrays)``, jitted unless an array is a tracer.
+
+    The one call path of both faces: :class:`FunctionalFace` and
+    :class:`~dmljax.CompiledOperator` each hold one.
+
+    Args:
+        checked: checks its arguments (raising dmljax's errors while tracing)
+            and lowers the operator; its last ``static_count`` positional
+            parameters are static (hashable Python values).
+        static_count: how many trailing positional arguments are static.
+        donate_argnums: arrays whose buffers an eager call donates.
+        check_eagerly: run on arguments that are neither all JAX arrays nor
+            traced (NumPy arrays) before jit sees them: jit would first narrow
+            64-bit NumPy arrays while x64 is off.
+
+    >>> import jax.numpy as jnp
+    >>> double = Dispatch(lambda x, n: x * n, static_count=1)
+    >>> double(jnp.arange(3), 2)
+    Array([0, 2, 4], dtype=int32)
+    """
+
+    def __init__(
+        self,
+        checked: Callable[..., Any],
+        *,
+        static_count: int,
+        donate_argnums: tuple[int, ...] = (),
+        check_eagerly: Callable[..., Any] | None = None,
+    ) -> None:
+        self.checked = checked
+        self._static_count = static_count
+        self._check_eagerly = check_eagerly
+        self.jitted = jax.jit(
+            checked,
+            static_argnums=tuple(range(-static_count, 0)),
+            donate_argnums=donate_argnums,
+        )
+
+    def __call__(self, *args: Any, **named: Any) -> Any:
+        arrays = (*args[: len(args) - self._static_count], *named.values())
+        if all(is_concrete_array(x) for x in arrays):
+            return self.jitted(*args, **named)
+        if any(isinstance(x, Tracer) for x in arrays):
+            return self.checked(*args, **named)  # inline in the caller's trace
+        if self._check_eagerly is not None:
+            self._check_eagerly(*args, **named)
+        return self.jitted(*args, **named)
+
+
+# --- The functional face ------------------------------------------------------------------------
+
+_SLOW = object()  # a static value the fast path cannot take as it is
+
+
+@dataclasses.dataclass(frozen=True)
+class Data:
+    """An array argument of a functional face: any array or scalar JAX can hold."""
+
+    name: str
+
+    def coerce(self, x: Any, *, op: str) -> Any:
+        return as_array(x, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Indices(Data):
+    """An array argument holding integer indices of any width."""
+
+    def coerce(self, x: Any, *, op: str) -> Any:
+        return as_index_array(x, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Axis:
+    """A static axis of array argument ``of``; both spellings share one program."""
+
+    name: str = "axis"
+    of: int = 0
+
+    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
+        return one_spelling(value, arrays[self.of].ndim) if type(value) is int else _SLOW
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        axis = static_int(value, op=op, field=self.name)
+        return one_spelling(axis, len(arrays[self.of].shape))
+
+
+@dataclasses.dataclass(frozen=True)
+class IntTuple:
+    """A static tuple of ints (repeats, offsets, ...); None too if ``optional``."""
+
+    name: str
+    optional: bool = False
+
+    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
+        del arrays
+        ok = is_int_tuple(value) or (self.optional and value is None)
+        return value if ok else _SLOW
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        if self.optional and value is None:
+            return None
+        return static_int_tuple(value, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bool:
+    """A static bool."""
+
+    name: str
+
+    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
+        del arrays
+        return value if type(value) is bool else _SLOW
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        return static_bool(value, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """A static string, one of ``options``."""
+
+    name: str
+    options: tuple[str, ...]
+
+    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
+        del arrays
+        return value if type(value) is str and value in self.options else _SLOW
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        # The str test first: `in` would compare an array element by element.
+        if not isinstance(value, str) or value not in self.options:
+            raise InvalidArgumentError(
+                op, self.name, f"one of {', '.join(map(repr, self.options))}", repr(value)
+            )
+        return value
+
+
+Static = Axis | IntTuple | Bool | Choice
+
+
+class FunctionalFace:
+    """The ceremony every functional face shares, written once.
+
+    ``face(*arrays, *statics)``: with concrete JAX arrays and statics of their
+    plain Python types it calls the jitted program straight away (its checks
+    ran while jit traced it). Otherwise it coerces every argument, naming the
+    op and the argument in any error, and dispatches. ``checked`` receives
+    coerced arrays (also while tracing) and Python statics; it checks the
+    rules that need the arrays' shapes and dtypes, then calls the lowering.
+
+    Args:
+        op: the name errors give, e.g. ``"dmljax.gather"``.
+        checked: ``(*arrays, *statics) -> result``.
+        arrays: one :class:`Data` or :class:`Indices` per array argument.
+        statics: one spec per static argument, in ``checked``'s order.
+
+    >>> import jax.numpy as jnp
+    >>> face = FunctionalFace("demo", lambda x, n: jnp.tile(x, n),
+    ...                       arrays=(Data("x"),), statics=(IntTuple("repeats"),))
+    >>> face(jnp.arange(2), (2,))
+    Array([0, 1, 0, 1], dtype=int32)
+    """
+
+    def __init__(
+        self,
+        op: str,
+        checked: Callable[..., Any],
+        *,
+        arrays: Sequence[Data],
+        statics: Sequence[Static],
+    ) -> None:
+        self.op = op
+        self._arrays = tuple(arrays)
+        self._statics = tuple(statics)
+        count = len(self._arrays)
+
+        def coerced(*args: Any) -> Any:
+            xs = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, args, strict=False))
+            return checked(*xs, *args[count:])
+
+        self.dispatch = Dispatch(coerced, static_count=len(self._statics))
+
+    def __call__(self, *args: Any) -> Any:
+        count = len(self._arrays)
+        arrays, statics = args[:count], args[count:]
+        specs = self._statics
+        if all(is_concrete_array(x) for x in arrays):
+            fast = tuple(spec.fast(v, arrays) for spec, v in zip(specs, statics, strict=True))
+            if _SLOW not in fast:
+                # Checked while tracing: a repeated signature runs no Python checks.
+                return self.dispatch.jitted(*arrays, *fast)
+        op = self.op
+        arrays = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, arrays, strict=True))
+        statics = tuple(
+            spec.coerce(v, arrays, op=op) for spec, v in zip(specs, statics, strict=True)
+        )
+        return self.dispatch(*arrays, *statics)

@@ -24,6 +24,7 @@ __all__ = [
     "as_array",
     "normalize_axis",
     "one_spelling",
+    "require_length",
     "static_bool",
     "static_int",
     "static_int_tuple",
@@ -150,3 +151,16 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     raise ArgumentTypeError(
         op, field, "an array or a scalar", type(x).__name__, hint="Wrap it in jnp.asarray(...)."
     )
+
+
+def require_length(values: Sequence[Any], length: int, *, op: str, field: str, why: str) -> None:
+    """``values`` (repeats, a window, ...) must have ``length`` entries, for the reason ``why``.
+
+    >>> require_length((1, 2), 3, op="dmljax.tile", field="repeats", why="one per dimension")
+    Traceback (most recent call last):
+    dmljax.errors.InvalidArgumentError: dmljax.tile: repeats must be 3 long (one per ...
+    """
+    if len(values) != length:
+        raise InvalidArgumentError(
+            op, field, f"{length} long ({why})", f"{len(values)} entries {tuple(values)}"
+        )

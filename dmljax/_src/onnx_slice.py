@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from dmljax._src.arguments import normalize_axis, static_int_tuple
+from dmljax._src.arguments import normalize_axis, require_length, static_int_tuple
 from dmljax.errors import InvalidArgumentError
 
 __all__ = ["SliceWindow", "onnx_slice_window"]
@@ -82,13 +82,6 @@ def _axis_window(dim: int, start: int, end: int, step: int) -> tuple[int, int, i
     return offset, size, stride, -(-size // abs(step))
 
 
-def _require_length(values: Sequence[int], length: int, *, field: str, why: str) -> None:
-    if len(values) != length:
-        raise InvalidArgumentError(
-            _FUNCTION, field, f"{length} long ({why})", f"{len(values)} entries {tuple(values)}"
-        )
-
-
 def _normalized_axes(axes: Any, count: int, rank: int) -> tuple[int, ...]:
     if axes is None:
         if count > rank:
@@ -101,7 +94,7 @@ def _normalized_axes(axes: Any, count: int, rank: int) -> tuple[int, ...]:
             )
         return tuple(range(count))
     given = static_int_tuple(axes, op=_FUNCTION, field="axes")
-    _require_length(given, count, field="axes", why="one axis per entry of starts")
+    require_length(given, count, op=_FUNCTION, field="axes", why="one axis per entry of starts")
     normalized = tuple(
         normalize_axis(axis, rank, op=_FUNCTION, field=f"axes[{i}]") for i, axis in enumerate(given)
     )
@@ -120,7 +113,7 @@ def _steps(steps: Any, count: int) -> tuple[int, ...]:
     if steps is None:
         return (1,) * count
     given = static_int_tuple(steps, op=_FUNCTION, field="steps")
-    _require_length(given, count, field="steps", why="one step per entry of starts")
+    require_length(given, count, op=_FUNCTION, field="steps", why="one step per entry of starts")
     for i, step in enumerate(given):
         if step == 0:
             raise InvalidArgumentError(_FUNCTION, f"steps[{i}]", "non-zero", step)
@@ -197,7 +190,7 @@ def onnx_slice_window(
     starts_t = static_int_tuple(starts, op=_FUNCTION, field="starts")
     ends_t = static_int_tuple(ends, op=_FUNCTION, field="ends")
     count = len(starts_t)
-    _require_length(ends_t, count, field="ends", why="one end per entry of starts")
+    require_length(ends_t, count, op=_FUNCTION, field="ends", why="one end per entry of starts")
     axes_t = _normalized_axes(axes, count, len(dims))
     steps_t = _steps(steps, count)
     offsets, strides = [0] * len(dims), [1] * len(dims)

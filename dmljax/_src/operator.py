@@ -335,6 +335,8 @@ class Dispatch:
             and lowers the operator; its last ``static_count`` positional
             parameters are static (hashable Python values).
         static_count: how many trailing positional arguments are static.
+        array_count: how many arrays come before them, for a ``checked`` that
+            takes ``*args`` (jit cannot place negative static argnums there).
         donate_argnums: arrays whose buffers an eager call donates.
         check_eagerly: run on arguments that are neither all JAX arrays nor
             traced (NumPy arrays) before jit sees them: jit would first narrow
@@ -353,19 +355,28 @@ class Dispatch:
         static_count: int,
         donate_argnums: tuple[int, ...] = (),
         check_eagerly: Callable[..., Any] | None = None,
+        array_count: int | None = None,
     ) -> None:
         self.checked = checked
         self._static_count = static_count
         self._check_eagerly = check_eagerly
         self.jitted = jax.jit(
             checked,
-            static_argnums=tuple(range(-static_count, 0)),
+            static_argnums=tuple(range(-static_count, 0))
+            if array_count is None
+            else tuple(range(array_count, array_count + static_count)),
             donate_argnums=donate_argnums,
         )
 
     def __call__(self, *args: Any, **named: Any) -> Any:
-        arrays = (*args[: len(args) - self._static_count], *named.values())
-        if all(is_concrete_array(x) for x in arrays):
+        arrays = args[: len(args) - self._static_count] if self._static_count else args
+        if named:
+            arrays = (*arrays, *named.values())
+        concrete = _CONCRETE_ARRAY_TYPES
+        for x in arrays:  # a loop, not all(...): this is an eager call's hot path
+            if type(x) not in concrete and not is_concrete_array(x):
+                break
+        else:
             return self.jitted(*args, **named)
         if any(isinstance(x, Tracer) for x in arrays):
             return self.checked(*args, **named)  # inline in the caller's trace
@@ -375,8 +386,6 @@ class Dispatch:
 
 
 # --- The functional face ------------------------------------------------------------------------
-
-_SLOW = object()  # a static value the fast path cannot take as it is
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,8 +413,11 @@ class Axis:
     name: str = "axis"
     of: int = 0
 
-    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
-        return one_spelling(value, arrays[self.of].ndim) if type(value) is int else _SLOW
+    def plain(self, name: str) -> str:
+        return f"type({name}) is int"
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return f"one_spelling({name}, {arrays[self.of]}.ndim)"
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         axis = static_int(value, op=op, field=self.name)
@@ -419,10 +431,12 @@ class IntTuple:
     name: str
     optional: bool = False
 
-    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
-        del arrays
-        ok = is_int_tuple(value) or (self.optional and value is None)
-        return value if ok else _SLOW
+    def plain(self, name: str) -> str:
+        test = f"is_int_tuple({name})"
+        return f"({name} is None or {test})" if self.optional else test
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return name
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -437,9 +451,11 @@ class Bool:
 
     name: str
 
-    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
-        del arrays
-        return value if type(value) is bool else _SLOW
+    def plain(self, name: str) -> str:
+        return f"type({name}) is bool"
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return name
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -453,9 +469,11 @@ class Choice:
     name: str
     options: tuple[str, ...]
 
-    def fast(self, value: Any, arrays: Sequence[Any]) -> Any:
-        del arrays
-        return value if type(value) is str and value in self.options else _SLOW
+    def plain(self, name: str) -> str:
+        return f"(type({name}) is str and {name} in {self.options!r})"
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return name
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -470,11 +488,45 @@ class Choice:
 Static = Axis | IntTuple | Bool | Choice
 
 
+def _fast_path(face: FunctionalFace) -> Callable[..., Any]:
+    """``face``'s call, written out for its arguments, as :mod:`dataclasses` writes
+    ``__init__``: an eager call's Python cost is a few type tests and the jitted call.
+
+    With concrete JAX arrays and statics of their plain types it calls the jitted
+    program (whose checks ran while jit traced it); otherwise it takes the slow path,
+    which coerces and checks every argument.
+    """
+    arrays = [f"a{i}" for i in range(face._count)]
+    statics = [f"s{i}" for i in range(len(face._statics))]
+    tests = [f"type({a}) in concrete" for a in arrays]
+    tests += [spec.plain(s) for spec, s in zip(face._statics, statics, strict=True)]
+    canonical = [spec.canonical(s, arrays) for spec, s in zip(face._statics, statics, strict=True)]
+    parameters = ", ".join(arrays + statics)
+    source = (
+        f"def call({parameters}):\n"
+        f"    if {' and '.join(tests) or 'True'}:\n"
+        f"        return jitted({', '.join(arrays + canonical)})\n"
+        f"    return slow(({''.join(a + ', ' for a in arrays)}), "
+        f"({''.join(s + ', ' for s in statics)}))\n"
+    )
+    namespace = {
+        "concrete": _CONCRETE_ARRAY_TYPES,
+        "jitted": face.dispatch.jitted,
+        "slow": face._slow,
+        "one_spelling": one_spelling,
+        "is_int_tuple": is_int_tuple,
+    }
+    exec(source, namespace)  # our own source, from the specs above
+    call = namespace["call"]
+    call.__qualname__ = f"FunctionalFace({face.op}).call"
+    return call
+
+
 class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
     ``face(*arrays, *statics)``: with concrete JAX arrays and statics of their
-    plain Python types it calls the jitted program straight away (its checks
+    plain Python types (each spec's ``plain``) it calls the jitted program straight away (its checks
     ran while jit traced it). Otherwise it coerces every argument, naming the
     op and the argument in any error, and dispatches. ``checked`` receives
     coerced arrays (also while tracing) and Python statics; it checks the
@@ -510,18 +562,15 @@ class FunctionalFace:
             xs = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, args, strict=False))
             return checked(*xs, *args[count:])
 
-        self.dispatch = Dispatch(coerced, static_count=len(self._statics))
+        self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
+        self._count = count
+        self.call: Callable[..., Any] = _fast_path(self)
 
     def __call__(self, *args: Any) -> Any:
-        count = len(self._arrays)
-        arrays, statics = args[:count], args[count:]
-        specs = self._statics
-        if all(is_concrete_array(x) for x in arrays):
-            fast = tuple(spec.fast(v, arrays) for spec, v in zip(specs, statics, strict=True))
-            if _SLOW not in fast:
-                # Checked while tracing: a repeated signature runs no Python checks.
-                return self.dispatch.jitted(*arrays, *fast)
-        op = self.op
+        return self.call(*args)
+
+    def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+        op, specs = self.op, self._statics
         arrays = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, arrays, strict=True))
         statics = tuple(
             spec.coerce(v, arrays, op=op) for spec, v in zip(specs, statics, strict=True)

@@ -124,6 +124,25 @@ def gather_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2)
     shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
     index_shape = _shape(rng, int(rng.integers(0, 2, endpoint=True)), 0, 3)
     axis = int(rng.integers(-len(shape), len(shape)))
+    return _gather_case(
+        rng, dtype, batch, shape, index_shape, axis,
+        fn=lambda x, i: dml.gather(x, i, axis=axis),
+        expected=lambda x, i: reference.take(x, i, axis),
+    )  # fmt: skip
+
+
+def _gather_case(
+    rng: np.random.Generator,
+    dtype: np.dtype[Any],
+    batch: int,
+    shape: tuple[int, ...],
+    index_shape: tuple[int, ...],
+    axis: int,
+    *,
+    fn: Callable[..., jax.Array],
+    expected: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> SweepCase:
+    """A gather of ``shape`` data at wild indices of ``index_shape`` and a drawn dtype."""
     index_dtype = _INDEX_DTYPES[rng.integers(len(_INDEX_DTYPES))]
     args = tuple(
         (_values(rng, shape, dtype), _indices(rng, index_shape, index_dtype, shape[axis]))
@@ -131,9 +150,9 @@ def gather_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2)
     )
     return SweepCase(
         label=f"{_name(shape, dtype)} indices {_name(index_shape, index_dtype)} axis {axis}",
-        fn=lambda x, i: dml.gather(x, i, axis=axis),
+        fn=fn,
         batch=args,
-        expected=tuple(reference.take(x, i, axis) for x, i in args),
+        expected=tuple(expected(x, i) for x, i in args),
         linear_argnums=(0,),
     )
 
@@ -161,18 +180,11 @@ def gather_elements_sweep(
     shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
     axis = int(rng.integers(-len(shape), len(shape)))
     index_shape = _elements_index_shape(rng, shape, axis)
-    index_dtype = _INDEX_DTYPES[rng.integers(len(_INDEX_DTYPES))]
-    args = tuple(
-        (_values(rng, shape, dtype), _indices(rng, index_shape, index_dtype, shape[axis]))
-        for _ in range(batch)
-    )
-    return SweepCase(
-        label=f"{_name(shape, dtype)} indices {_name(index_shape, index_dtype)} axis {axis}",
+    return _gather_case(
+        rng, dtype, batch, shape, index_shape, axis,
         fn=lambda x, i: dml.gather_elements(x, i, axis=axis),
-        batch=args,
-        expected=tuple(reference.gather_elements(x, i, axis=axis % len(shape)) for x, i in args),
-        linear_argnums=(0,),
-    )
+        expected=lambda x, i: reference.gather_elements(x, i, axis=axis % len(shape)),
+    )  # fmt: skip
 
 
 def unique_targets(

@@ -167,7 +167,7 @@ def gather(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
     Array([[3, 3, 3, 1],
            [6, 6, 6, 4]], dtype=int32)
     """
-    return _GATHER_FACE(x, indices, axis)
+    return _GATHER_FACE.call(x, indices, axis)
 
 
 def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:

@@ -114,7 +114,7 @@ def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array
     Array([[3, 1],
            [6, 6]], dtype=int32)
     """
-    return _GATHER_ELEMENTS_FACE(x, indices, axis)
+    return _GATHER_ELEMENTS_FACE.call(x, indices, axis)
 
 
 def _checked_gather_elements(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:

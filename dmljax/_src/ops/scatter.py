@@ -225,7 +225,7 @@ def scatter(
     ...             reduction="add")
     Array([0., 3., 3.], dtype=float32)
     """
-    return _SCATTER_FACE(x, indices, updates, axis, deterministic, reduction)
+    return _SCATTER_FACE.call(x, indices, updates, axis, deterministic, reduction)
 
 
 def _checked_scatter(

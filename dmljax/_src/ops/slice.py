@@ -12,7 +12,7 @@ import functools
 from typing import Any
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
-from dmljax._src.arguments import static_int_tuple
+from dmljax._src.arguments import require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops.slice1 import slice1_lowering
@@ -58,14 +58,8 @@ def _slice_rules(desc: SliceOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
     for field in _ARRAY_FIELDS:
-        values = getattr(desc, field)
-        if len(values) != rank:
-            raise InvalidArgumentError(
-                op,
-                field,
-                f"{rank} long (DimensionCount: one entry per dimension)",
-                f"{len(values)} entries {values}",
-            )
+        why = "DimensionCount: one entry per dimension"
+        require_length(getattr(desc, field), rank, op=op, field=field, why=why)
     for i, (dim, offset, size, stride) in enumerate(
         zip(desc.input_tensor.sizes, desc.offsets, desc.sizes, desc.strides, strict=True)
     ):

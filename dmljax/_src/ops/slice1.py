@@ -18,7 +18,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
-from dmljax._src.arguments import StaticInts, static_int_tuple
+from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -87,13 +87,7 @@ def check_window(
     """SLICE1's window rules: one entry per dimension, inside the input, non-zero strides."""
     rank = len(input_shape)
     for field, values in zip(fields, (offsets, sizes, strides), strict=True):
-        if len(values) != rank:
-            raise InvalidArgumentError(
-                op,
-                field,
-                f"{rank} long (one entry per dimension of the input)",
-                f"{len(values)} entries {tuple(values)}",
-            )
+        require_length(values, rank, op=op, field=field, why="one entry per dimension of the input")
     offsets_field, sizes_field, strides_field = fields
     smallest = 0 if allow_empty else 1
     for i, (dim, offset, size, stride) in enumerate(
@@ -209,7 +203,7 @@ def slice1(
     >>> dml.slice1(x, offsets=(1,), sizes=(8,), strides=(-3,))  # from the window's end
     Array([8, 5, 2], dtype=int32)
     """
-    return _SLICE1_FACE(x, offsets, sizes, strides, output_sizes)
+    return _SLICE1_FACE.call(x, offsets, sizes, strides, output_sizes)
 
 
 def _checked_slice1(
@@ -228,13 +222,8 @@ def _checked_slice1(
         out = tuple(max_output_size(s, st) for s, st in zip(sizes, strides, strict=True))
     else:
         out = output_sizes
-        if len(out) != x.ndim:
-            raise InvalidArgumentError(
-                _FUNCTION,
-                "output_sizes",
-                f"{x.ndim} long (one entry per dimension of x)",
-                f"{len(out)} entries {out}",
-            )
+        why = "one entry per dimension of x"
+        require_length(out, x.ndim, op=_FUNCTION, field="output_sizes", why=why)
         check_output_sizes(
             out, sizes, strides, op=_FUNCTION, field="output_sizes", allow_empty=True
         )

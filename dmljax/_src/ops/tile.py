@@ -19,7 +19,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
-from dmljax._src.arguments import StaticInts, static_int_tuple
+from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
@@ -65,13 +65,8 @@ def tile_output_sizes(sizes: Sequence[int], repeats: Sequence[int]) -> tuple[int
 def _tile_rules(desc: TileOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
-    if len(desc.repeats) != rank:
-        raise InvalidArgumentError(
-            op,
-            "repeats",
-            f"{rank} long (RepeatsCount must equal input_tensor's DimensionCount)",
-            f"{len(desc.repeats)} entries {desc.repeats}",
-        )
+    why = "RepeatsCount must equal input_tensor's DimensionCount"
+    require_length(desc.repeats, rank, op=op, field="repeats", why=why)
     for i, repeat in enumerate(desc.repeats):
         if repeat < 1:
             raise InvalidArgumentError(op, f"repeats[{i}]", "greater than 0", repeat)
@@ -179,18 +174,13 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [1, 2],
            [3, 4]], dtype=int32)
     """
-    return _TILE_FACE(x, repeats)
+    return _TILE_FACE.call(x, repeats)
 
 
 def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
     """:func:`tile`'s checks, while tracing, then the lowering."""
-    if len(repeats) != x.ndim:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "repeats",
-            f"{x.ndim} long (one entry per dimension of x, shape {tuple(x.shape)})",
-            f"{len(repeats)} entries {repeats}",
-        )
+    why = f"one entry per dimension of x, shape {tuple(x.shape)}"
+    require_length(repeats, x.ndim, op=_FUNCTION, field="repeats", why=why)
     for i, repeat in enumerate(repeats):
         if repeat < 0:
             raise InvalidArgumentError(_FUNCTION, f"repeats[{i}]", "a non-negative integer", repeat)

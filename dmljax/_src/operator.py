@@ -7,7 +7,7 @@ An operator module (``dmljax/_src/ops/<name>.py``) declares:
   optional tensors; :func:`attribute` for the rest, with the function that
   coerces it);
 * one :class:`Operator`: DirectML's operator name, the desc type, the support
-  table (a :func:`band` per feature level), the rules beyond the table, the
+  table (a ``feature_levels.band`` per feature level), the rules beyond the table, the
   output sizes, the lowering and the functional face;
 * the functional face, a documented function that hands its arguments to a
   :class:`FunctionalFace`.
@@ -93,7 +93,7 @@ def tensor_field(
     >>> class CopyDesc(OperatorDesc):
     ...     input_tensor: TensorDesc = tensor_field("input")
     ...     output_tensor: TensorDesc = tensor_field("output")
-    >>> [field for field, _ in tensor_fields(CopyDesc, Role.OUTPUT)]
+    >>> [field.name for field in tensor_fields(CopyDesc, Role.OUTPUT)]
     ['output_tensor']
     """
     if default not in (None, dataclasses.MISSING):
@@ -117,12 +117,10 @@ def _role(field: dataclasses.Field[Any]) -> Role:
     return role
 
 
-def tensor_fields(
-    desc_type: type, role: Role | None = None
-) -> tuple[tuple[str, dataclasses.Field[Any]], ...]:
+def tensor_fields(desc_type: type, role: Role | None = None) -> tuple[dataclasses.Field[Any], ...]:
     """The tensor fields of a desc type, in declaration order (DirectML's binding order)."""
     return tuple(
-        (field.name, field)
+        field
         for field in dataclasses.fields(desc_type)
         if _role(field) is not Role.ATTRIBUTE and (role is None or _role(field) is role)
     )
@@ -139,7 +137,8 @@ def bound_tensors(desc: Any, role: Role | None = None) -> tuple[tuple[str, Tenso
 
 def _labelled(desc: Any, role: Role | None = None) -> Iterator[tuple[str, str, TensorDesc]]:
     """``(field, label, tensor)`` for each tensor of ``desc`` in ``role`` (all roles if None)."""
-    for name, field in tensor_fields(type(desc), role):
+    for field in tensor_fields(type(desc), role):
+        name = field.name
         value = getattr(desc, name)
         if field.metadata["many"]:
             for i, tensor in enumerate(value):
@@ -194,7 +193,7 @@ def _tensor_tuple(value: Any, *, op: str, field: str) -> tuple[TensorDesc, ...]:
 
 
 def _support_table(name: str, desc_type: type, bands: Sequence[Band]) -> OperatorSupport:
-    fields = [field for field, _ in tensor_fields(desc_type)]
+    fields = [field.name for field in tensor_fields(desc_type)]
     for row in bands:
         unknown = set(row.fields) - set(fields)
         if unknown:
@@ -281,8 +280,8 @@ class Operator(Generic[D]):
         self.output_sizes = output_sizes
         self.function = function
         self.face = face
-        self.input_fields = tuple(f for f, _ in tensor_fields(desc_type, Role.INPUT))
-        self.output_fields = tuple(f for f, _ in tensor_fields(desc_type, Role.OUTPUT))
+        self.input_fields = tuple(f.name for f in tensor_fields(desc_type, Role.INPUT))
+        self.output_fields = tuple(f.name for f in tensor_fields(desc_type, Role.OUTPUT))
 
     def validate(self, desc: D, level: FeatureLevel) -> None:
         """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
@@ -488,19 +487,25 @@ class Choice:
 Static = Axis | IntTuple | Bool | Choice
 
 
-def _fast_path(face: FunctionalFace) -> Callable[..., Any]:
-    """``face``'s call, written out for its arguments, as :mod:`dataclasses` writes
+def _fast_path(
+    op: str,
+    array_count: int,
+    specs: Sequence[Static],
+    jitted: Callable[..., Any],
+    slow: Callable[[tuple[Any, ...], tuple[Any, ...]], Any],
+) -> Callable[..., Any]:
+    """A face's call, written out for its arguments, as :mod:`dataclasses` writes
     ``__init__``: an eager call's Python cost is a few type tests and the jitted call.
 
-    With concrete JAX arrays and statics of their plain types it calls the jitted
-    program (whose checks ran while jit traced it); otherwise it takes the slow path,
+    With concrete JAX arrays and statics of their plain types it calls ``jitted``
+    (whose checks ran while jit traced it); otherwise ``slow(arrays, statics)``,
     which coerces and checks every argument.
     """
-    arrays = [f"a{i}" for i in range(face._count)]
-    statics = [f"s{i}" for i in range(len(face._statics))]
+    arrays = [f"a{i}" for i in range(array_count)]
+    statics = [f"s{i}" for i in range(len(specs))]
     tests = [f"type({a}) in concrete" for a in arrays]
-    tests += [spec.plain(s) for spec, s in zip(face._statics, statics, strict=True)]
-    canonical = [spec.canonical(s, arrays) for spec, s in zip(face._statics, statics, strict=True)]
+    tests += [spec.plain(s) for spec, s in zip(specs, statics, strict=True)]
+    canonical = [spec.canonical(s, arrays) for spec, s in zip(specs, statics, strict=True)]
     parameters = ", ".join(arrays + statics)
     source = (
         f"def call({parameters}):\n"
@@ -511,26 +516,27 @@ def _fast_path(face: FunctionalFace) -> Callable[..., Any]:
     )
     namespace = {
         "concrete": _CONCRETE_ARRAY_TYPES,
-        "jitted": face.dispatch.jitted,
-        "slow": face._slow,
+        "jitted": jitted,
+        "slow": slow,
         "one_spelling": one_spelling,
         "is_int_tuple": is_int_tuple,
     }
     exec(source, namespace)  # our own source, from the specs above
     call = namespace["call"]
-    call.__qualname__ = f"FunctionalFace({face.op}).call"
+    call.__qualname__ = f"FunctionalFace({op}).call"
     return call
 
 
 class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
-    ``face(*arrays, *statics)``: with concrete JAX arrays and statics of their
-    plain Python types (each spec's ``plain``) it calls the jitted program straight away (its checks
-    ran while jit traced it). Otherwise it coerces every argument, naming the
-    op and the argument in any error, and dispatches. ``checked`` receives
-    coerced arrays (also while tracing) and Python statics; it checks the
-    rules that need the arrays' shapes and dtypes, then calls the lowering.
+    ``face.call(*arrays, *statics)``: with concrete JAX arrays and statics of
+    their plain Python types (each spec's ``plain``) it calls the jitted program
+    straight away (its checks ran while jit traced it). Otherwise it coerces
+    every argument, naming the op and the argument in any error, and
+    dispatches. ``checked`` receives coerced arrays (also while tracing) and
+    Python statics; it checks the rules that need the arrays' shapes and
+    dtypes, then calls the lowering.
 
     Args:
         op: the name errors give, e.g. ``"dmljax.gather"``.
@@ -541,7 +547,7 @@ class FunctionalFace:
     >>> import jax.numpy as jnp
     >>> face = FunctionalFace("demo", lambda x, n: jnp.tile(x, n),
     ...                       arrays=(Data("x"),), statics=(IntTuple("repeats"),))
-    >>> face(jnp.arange(2), (2,))
+    >>> face.call(jnp.arange(2), (2,))
     Array([0, 1, 0, 1], dtype=int32)
     """
 
@@ -559,15 +565,15 @@ class FunctionalFace:
         count = len(self._arrays)
 
         def coerced(*args: Any) -> Any:
+            # Again while tracing: the fast path hands arrays over unchecked (their
+            # dtypes, say integer indices, are checked once per signature here).
             xs = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, args, strict=False))
             return checked(*xs, *args[count:])
 
         self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
-        self._count = count
-        self.call: Callable[..., Any] = _fast_path(self)
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
+        self.call: Callable[..., Any] = _fast_path(
+            op, count, self._statics, self.dispatch.jitted, self._slow
+        )
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics

@@ -114,21 +114,16 @@ class DataType(enum.IntEnum):
         return self.name
 
 
-_INFO: dict[DataType, _TypeInfo] = {
-    DataType.FLOAT32: _TypeInfo(np.dtype(np.float32), 32, "float"),
-    DataType.FLOAT16: _TypeInfo(np.dtype(np.float16), 16, "float"),
-    DataType.UINT32: _TypeInfo(np.dtype(np.uint32), 32, "unsigned"),
-    DataType.UINT16: _TypeInfo(np.dtype(np.uint16), 16, "unsigned"),
-    DataType.UINT8: _TypeInfo(np.dtype(np.uint8), 8, "unsigned"),
-    DataType.INT32: _TypeInfo(np.dtype(np.int32), 32, "signed"),
-    DataType.INT16: _TypeInfo(np.dtype(np.int16), 16, "signed"),
-    DataType.INT8: _TypeInfo(np.dtype(np.int8), 8, "signed"),
-    DataType.FLOAT64: _TypeInfo(np.dtype(np.float64), 64, "float"),
-    DataType.UINT64: _TypeInfo(np.dtype(np.uint64), 64, "unsigned"),
-    DataType.INT64: _TypeInfo(np.dtype(np.int64), 64, "signed"),
-    DataType.UINT4: _TypeInfo(np.dtype(jnp.uint4), 4, "unsigned"),
-    DataType.INT4: _TypeInfo(np.dtype(jnp.int4), 4, "signed"),
-}
+def _type_info(data_type: DataType) -> _TypeInfo:
+    # Each DirectML name, lowercased, is its NumPy (or ml_dtypes) dtype's name.
+    dtype = jnp.dtype(data_type.name.lower())
+    if jnp.issubdtype(dtype, jnp.floating):
+        return _TypeInfo(dtype, jnp.finfo(dtype).bits, "float")
+    kind = "signed" if jnp.issubdtype(dtype, jnp.signedinteger) else "unsigned"
+    return _TypeInfo(dtype, jnp.iinfo(dtype).bits, kind)
+
+
+_INFO = {t: _type_info(t) for t in DataType if t is not DataType.UNKNOWN}
 _BY_DTYPE: dict[np.dtype[Any], DataType] = {info.dtype: t for t, info in _INFO.items()}
 
 

@@ -18,7 +18,6 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "FLOATS_16_32",
-    "INDEXED_BANDS",
     "INDICES_32_64",
     "INTEGERS_8_32",
     "TYPES_8_32",
@@ -32,6 +31,7 @@ __all__ = [
     "TensorSupport",
     "band",
     "format_data_types",
+    "indexed_bands",
 ]
 
 
@@ -242,11 +242,22 @@ def band(
     return Band(since, ranks, data, fields)
 
 
-# The rows GATHER, GATHER_ELEMENTS and SCATTER share from FL 2_1, when DirectML widened them
-# together: 8- to 32-bit data at 2_1; 1 to 8 dimensions and signed and 64-bit indices at 3_0;
-# 64-bit data at 4_1.
-INDEXED_BANDS = (
-    band(FeatureLevel.FL_2_1, (4, 4), TYPES_8_32, indices_tensor=UINT32_INDICES),
-    band(FeatureLevel.FL_3_0, (1, 8), TYPES_8_32, indices_tensor=INDICES_32_64),
-    band(FeatureLevel.FL_4_1, (1, 8), TYPES_8_64, indices_tensor=INDICES_32_64),
-)
+def indexed_bands(first: FeatureLevel | None = None) -> tuple[Band, ...]:
+    """The table GATHER, GATHER_ELEMENTS and SCATTER share.
+
+    DirectML widened the three together: 8- to 32-bit data at FL 2_1; 1 to 8
+    dimensions and signed and 64-bit indices at 3_0; 64-bit data at 4_1. With
+    ``first``, a row before those: 4-D FLOAT32/FLOAT16 data with UINT32 indices
+    from that level (GATHER's 1_0, SCATTER's 2_0).
+
+    >>> [row.since.name for row in indexed_bands(FeatureLevel.FL_1_0)]
+    ['FL_1_0', 'FL_2_1', 'FL_3_0', 'FL_4_1']
+    """
+    widened = (
+        band(FeatureLevel.FL_2_1, (4, 4), TYPES_8_32, indices_tensor=UINT32_INDICES),
+        band(FeatureLevel.FL_3_0, (1, 8), TYPES_8_32, indices_tensor=INDICES_32_64),
+        band(FeatureLevel.FL_4_1, (1, 8), TYPES_8_64, indices_tensor=INDICES_32_64),
+    )
+    if first is None:
+        return widened
+    return (band(first, (4, 4), FLOATS_16_32, indices_tensor=UINT32_INDICES), *widened)

@@ -44,7 +44,12 @@ from dmljax._src.feature_levels import (
     TensorSupport,
 )
 from dmljax._src.indices import as_index_array
-from dmljax._src.rules import require_same_dimension_count, require_sizes, require_tensor_desc
+from dmljax._src.rules import (
+    require_same_data_type,
+    require_same_dimension_count,
+    require_sizes,
+    require_tensor_desc,
+)
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -233,20 +238,25 @@ D = TypeVar("D", bound=OperatorDesc)
 class Operator(Generic[D]):
     """Everything dmljax knows about one DirectML operator, declared once in its module.
 
+    Every argument is required, so that each declaration answers every question
+    in the same order (None where an operator has no such part).
+
     Attributes:
         name: DirectML's name, e.g. ``"DML_OPERATOR_GATHER"``.
         desc_type: the desc dataclass, e.g. :class:`dmljax.GatherOperatorDesc`.
         support: the support table per feature level (ranks and data types of
             each tensor field), from the operator's DirectML page.
-        rules: checks every rule beyond the table; raises InvalidArgumentError.
         same_dimension_count: whether every tensor must have the same
             DimensionCount (checked before ``rules``).
+        same_data_type: the tensor fields that must have the data type of the
+            first of them, in the desc's order (checked after ``rules``).
+        rules: checks every rule beyond the table; raises InvalidArgumentError.
         output_sizes: the output's sizes for a desc and why, when the desc
             fixes them (None where ``rules`` checks a range of sizes).
         lower: the pure JAX function of the input arrays for a valid desc.
-        function: the functional face (e.g. :func:`dmljax.gather`), or None.
-        face: the :class:`FunctionalFace` the function calls (its dispatch and
-            jitted program), or None.
+        face: the :class:`FunctionalFace` (its public function, dispatch and
+            jitted program), or None for an operator with no functional face.
+        function: the face's public function (e.g. :func:`dmljax.gather`), or None.
         input_fields, output_fields: the desc's tensor fields by role.
 
     >>> import dmljax as dml
@@ -262,26 +272,28 @@ class Operator(Generic[D]):
         desc_type: type[D],
         *,
         support: Sequence[Band],
+        same_dimension_count: bool,
+        same_data_type: tuple[str, ...],
         rules: Callable[[D, FeatureLevel], None],
+        output_sizes: Callable[[D], tuple[tuple[int, ...], str]] | None,
         lower: Callable[[D, LoweringOptions], Lowering],
-        same_dimension_count: bool = False,
-        output_sizes: Callable[[D], tuple[tuple[int, ...], str]] | None = None,
-        function: Callable[..., Any] | None = None,
-        face: FunctionalFace | None = None,
+        face: FunctionalFace | None,
     ) -> None:
-        if (function is None) != (face is None):
-            raise TypeError(f"{name}: a functional face needs both its function and its face")
         self.name = name
         self.desc_type = desc_type
         self.support = _support_table(name, desc_type, support)
+        self.same_dimension_count = same_dimension_count
+        self.same_data_type = same_data_type
         self.rules = rules
         self.lower = lower
-        self.same_dimension_count = same_dimension_count
         self.output_sizes = output_sizes
-        self.function = function
         self.face = face
+        self.function = None if face is None else face.function
         self.input_fields = tuple(f.name for f in tensor_fields(desc_type, Role.INPUT))
         self.output_fields = tuple(f.name for f in tensor_fields(desc_type, Role.OUTPUT))
+        unknown = set(same_data_type) - {*self.input_fields, *self.output_fields}
+        if unknown:
+            raise TypeError(f"{name}: same_data_type names fields {unknown} the desc lacks")
 
     def validate(self, desc: D, level: FeatureLevel) -> None:
         """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
@@ -290,6 +302,9 @@ class Operator(Generic[D]):
         if self.same_dimension_count:
             require_same_dimension_count(op, bound_tensors(desc))
         self.rules(desc, level)
+        typed = [(label, t) for field, label, t in _labelled(desc) if field in self.same_data_type]
+        for label, tensor in typed[1:]:
+            require_same_data_type(op, label, tensor, typed[0][0], typed[0][1])
         if self.output_sizes is not None:
             expected, why = self.output_sizes(desc)
             (field,) = self.output_fields
@@ -539,29 +554,32 @@ class FunctionalFace:
     dtypes, then calls the lowering.
 
     Args:
-        op: the name errors give, e.g. ``"dmljax.gather"``.
+        function: the public function, e.g. :func:`dmljax.gather`, which
+            returns ``face.call(...)``; errors name it (``"dmljax.gather"``).
         checked: ``(*arrays, *statics) -> result``.
-        arrays: one :class:`Data` or :class:`Indices` per array argument.
-        statics: one spec per static argument, in ``checked``'s order.
+        specs: one per parameter of ``checked``, in its order: a :class:`Data`
+            or :class:`Indices` per array, then a static spec per static.
 
     >>> import jax.numpy as jnp
-    >>> face = FunctionalFace("demo", lambda x, n: jnp.tile(x, n),
-    ...                       arrays=(Data("x"),), statics=(IntTuple("repeats"),))
-    >>> face.call(jnp.arange(2), (2,))
+    >>> def repeat(x, n):
+    ...     return face.call(x, n)
+    >>> face = FunctionalFace(repeat, lambda x, n: jnp.tile(x, n), Data("x"), IntTuple("repeats"))
+    >>> repeat(jnp.arange(2), (2,))
     Array([0, 1, 0, 1], dtype=int32)
     """
 
     def __init__(
         self,
-        op: str,
+        function: Callable[..., Any],
         checked: Callable[..., Any],
-        *,
-        arrays: Sequence[Data],
-        statics: Sequence[Static],
+        *specs: Data | Static,
     ) -> None:
-        self.op = op
-        self._arrays = tuple(arrays)
-        self._statics = tuple(statics)
+        self.function = function
+        self.op = op = f"dmljax.{function.__name__}"
+        self._arrays = tuple(spec for spec in specs if isinstance(spec, Data))
+        self._statics = tuple(spec for spec in specs if not isinstance(spec, Data))
+        if specs != (*self._arrays, *self._statics):
+            raise TypeError(f"{op}: the array specs must come before the static ones")
         count = len(self._arrays)
 
         def coerced(*args: Any) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 
@@ -97,9 +98,9 @@ class EagerCase:
         operator: the DirectML operator, e.g. ``"TILE"``.
         make_args: builds tiny operands (a few dozen elements) from a key.
         functional: the functional-face call, e.g. ``dml.tile(x, (2, 2))``.
-        desc_op: builds the desc-face callable (``dml.compile_operator(desc)``)
-            for the operands; it is built once, before timing, and called with
-            the same operands.
+        desc: the desc of the same computation for the operands; it is
+            compiled once (``dml.compile_operator``), before timing, and called
+            with the same operands.
         jnp_fn: the hand-written form; it is jitted and compiled before timing.
         target_ratio: the largest dmljax/jnp per-call ratio that meets the target.
     """
@@ -108,6 +109,6 @@ class EagerCase:
     operator: str
     make_args: Callable[[jax.Array], tuple[jax.Array, ...]]
     functional: Callable[..., jax.Array]
-    desc_op: Callable[..., Callable[..., jax.Array]]
+    desc: Callable[..., Any]
     jnp_fn: Callable[..., jax.Array]
     target_ratio: float = 1.1

@@ -39,6 +39,27 @@ def _output_nbytes(fn: Callable[..., jax.Array], args: Sequence[jax.Array]) -> i
     return out.size * out.dtype.itemsize
 
 
+def _operand_and_indices(
+    key: jax.Array, shape: tuple[int, ...], index_shape: tuple[int, ...], bound: int
+) -> tuple[jax.Array, jax.Array]:
+    """A normal f32 array of ``shape`` and int32 indices of ``index_shape`` below ``bound``."""
+    x_key, index_key = jax.random.split(key)
+    x = jax.random.normal(x_key, shape, _F32)
+    return x, jax.random.randint(index_key, index_shape, 0, bound, _I32)
+
+
+def _tiny_operands(
+    key: jax.Array, index_shape: tuple[int, ...] | None = None
+) -> tuple[jax.Array, ...]:
+    """An eager case's operands: an 8x8 f32 and, given a shape, int32 indices below 8."""
+    x, idx = _operand_and_indices(key, (8, 8), index_shape or (), 8)
+    return (x,) if index_shape is None else (x, idx)
+
+
+def _like(x: jax.Array) -> dml.TensorDesc:
+    return dml.TensorDesc.from_array(x)
+
+
 def _tile_case(repeats: tuple[int, int]) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32
@@ -62,30 +83,23 @@ def _tile_case(repeats: tuple[int, int]) -> Case:
     )
 
 
-def _tile_eager() -> EagerCase:
-    f32 = dml.DataType.FLOAT32
-
-    def desc_op(x: jax.Array) -> Callable[..., jax.Array]:
-        desc = dml.TileOperatorDesc(
-            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            output_tensor=dml.TensorDesc(data_type=f32, sizes=(2 * x.shape[0], 2 * x.shape[1])),
-            repeats=(2, 2),
-        )
-        return dml.compile_operator(desc)
-
-    return EagerCase(
-        name="tile eager",
-        operator="TILE",
-        make_args=lambda key: (jax.random.normal(key, (8, 8), _F32),),
-        functional=lambda x: dml.tile(x, (2, 2)),
-        desc_op=desc_op,
-        jnp_fn=lambda x: jnp.tile(x, (2, 2)),
-    )
-
-
 def tile_cases() -> list[Case | EagerCase]:
     """TILE (2,2), (1,4) and (4,1) of a 4096x4096 f32, against ``jnp.tile``."""
-    return [_tile_case((2, 2)), _tile_case((1, 4)), _tile_case((4, 1)), _tile_eager()]
+    return [
+        _tile_case((2, 2)),
+        _tile_case((1, 4)),
+        _tile_case((4, 1)),
+        EagerCase(
+            name="tile eager",
+            operator="TILE",
+            desc=lambda x: dml.TileOperatorDesc(
+                input_tensor=_like(x), output_tensor=_like(jnp.tile(x, (2, 2))), repeats=(2, 2)
+            ),
+            functional=lambda x: dml.tile(x, (2, 2)),
+            jnp_fn=lambda x: jnp.tile(x, (2, 2)),
+            make_args=_tiny_operands,
+        ),
+    ]
 
 
 def _gather_bytes(fn: Callable[..., jax.Array]) -> Callable[[Sequence[jax.Array]], int]:
@@ -96,89 +110,63 @@ def _gather_bytes(fn: Callable[..., jax.Array]) -> Callable[[Sequence[jax.Array]
     return bytes_moved
 
 
-def _gather_rows() -> Case:
+def _gather_case(
+    name: str,
+    axis: int,
+    quick_sizes: tuple[tuple[int, int], int],
+    full_sizes: tuple[tuple[int, int], int],
+    min_pct_of_copy: float | None = None,
+) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        # An embedding table of 1 KiB rows: 1 GiB with 2^18 rows picked (256 MiB out).
-        rows, width, picked = (2**14, 64, 2**12) if quick else (2**20, 256, 2**18)
-        table_key, index_key = jax.random.split(key)
-        table = jax.random.normal(table_key, (rows, width), _F32)
-        return table, jax.random.randint(index_key, (picked,), 0, rows, _I32)
-
-    def jnp_take(table: jax.Array, idx: jax.Array) -> jax.Array:
-        return jnp.take(table, idx, axis=0)
-
-    return Case(
-        name="gather rows",
-        operator="GATHER",
-        make_args=make_args,
-        dmljax_fn=lambda table, idx: dml.gather(table, idx, axis=0),
-        jnp_fn=jnp_take,
-        bytes_moved=_gather_bytes(jnp_take),
-        min_pct_of_copy=85.0,  # rows of 1 KiB stream like a copy (jnp: 95 % on an H100)
-    )
-
-
-def _gather_columns() -> Case:
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        # 4096x16384 f32 (256 MiB); 8192 random columns (128 MiB out).
-        rows, columns, picked = (512, 2048, 1024) if quick else (4096, 16384, 8192)
-        x_key, index_key = jax.random.split(key)
-        x = jax.random.normal(x_key, (rows, columns), _F32)
-        return x, jax.random.randint(index_key, (picked,), 0, columns, _I32)
+        shape, picked = quick_sizes if quick else full_sizes
+        return _operand_and_indices(key, shape, (picked,), shape[axis])
 
     def jnp_take(x: jax.Array, idx: jax.Array) -> jax.Array:
-        return jnp.take(x, idx, axis=1)
+        return jnp.take(x, idx, axis=axis)
 
     return Case(
-        name="gather columns",
+        name=name,
         operator="GATHER",
         make_args=make_args,
-        dmljax_fn=lambda x, idx: dml.gather(x, idx, axis=1),
+        dmljax_fn=lambda x, idx: dml.gather(x, idx, axis=axis),
         jnp_fn=jnp_take,
         bytes_moved=_gather_bytes(jnp_take),
-    )
-
-
-def _gather_eager() -> EagerCase:
-    def make_args(key: jax.Array) -> tuple[jax.Array, ...]:
-        x_key, index_key = jax.random.split(key)
-        x = jax.random.normal(x_key, (8, 8), _F32)
-        # DirectML indices have the input's rank; (1, 4) with IndexDimensions 1.
-        return x, jax.random.randint(index_key, (1, 4), 0, 8, _I32)
-
-    def desc_op(x: jax.Array, idx: jax.Array) -> Callable[..., jax.Array]:
-        f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
-        desc = dml.GatherOperatorDesc(
-            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            indices_tensor=dml.TensorDesc(data_type=i32, sizes=idx.shape),
-            output_tensor=dml.TensorDesc(data_type=f32, sizes=(idx.shape[1], x.shape[1])),
-            axis=0,
-            index_dimensions=1,
-        )
-        return dml.compile_operator(desc)
-
-    return EagerCase(
-        name="gather eager",
-        operator="GATHER",
-        make_args=make_args,
-        functional=lambda x, idx: dml.gather(x, idx, axis=0),
-        desc_op=desc_op,
-        jnp_fn=lambda x, idx: jnp.take(x, idx, axis=0),
+        min_pct_of_copy=min_pct_of_copy,
     )
 
 
 def gather_cases() -> list[Case | EagerCase]:
     """GATHER of embedding rows (axis 0) and of columns (axis 1), against ``jnp.take``."""
-    return [_gather_rows(), _gather_columns(), _gather_eager()]
+    return [
+        # An embedding table of 1 KiB rows: 1 GiB with 2^18 rows picked (256 MiB out). Rows
+        # of 1 KiB stream like a copy (jnp: 95 % of it on an H100).
+        _gather_case(
+            "gather rows", 0, ((2**14, 64), 2**12), ((2**20, 256), 2**18), min_pct_of_copy=85.0
+        ),
+        # 4096x16384 f32 (256 MiB); 8192 random columns (128 MiB out).
+        _gather_case("gather columns", 1, ((512, 2048), 1024), ((4096, 16384), 8192)),
+        EagerCase(
+            name="gather eager",
+            operator="GATHER",
+            desc=lambda x, idx: dml.GatherOperatorDesc(
+                input_tensor=_like(x),
+                indices_tensor=_like(idx),
+                output_tensor=_like(x[:4]),
+                axis=0,
+                index_dimensions=1,
+            ),
+            functional=lambda x, idx: dml.gather(x, idx, axis=0),
+            jnp_fn=lambda x, idx: jnp.take(x, idx, axis=0),
+            make_args=lambda key: _tiny_operands(key, index_shape=(1, 4)),
+        ),
+    ]
 
 
 def _gather_elements_case(axis: int, target_ratio: float) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         # 4096x16384 f32 (256 MiB) and one random int32 index per element (256 MiB).
         shape = (256, 2048) if quick else (4096, 16384)
-        x_key, index_key = jax.random.split(key)
-        x = jax.random.normal(x_key, shape, _F32)
-        return x, jax.random.randint(index_key, shape, 0, shape[axis], _I32)
+        return _operand_and_indices(key, shape, shape, shape[axis])
 
     def jnp_take_along(x: jax.Array, idx: jax.Array) -> jax.Array:
         return jnp.take_along_axis(x, idx, axis=axis)
@@ -194,32 +182,6 @@ def _gather_elements_case(axis: int, target_ratio: float) -> Case:
     )
 
 
-def _gather_elements_eager() -> EagerCase:
-    def make_args(key: jax.Array) -> tuple[jax.Array, ...]:
-        x_key, index_key = jax.random.split(key)
-        x = jax.random.normal(x_key, (8, 8), _F32)
-        return x, jax.random.randint(index_key, (8, 8), 0, 8, _I32)
-
-    def desc_op(x: jax.Array, idx: jax.Array) -> Callable[..., jax.Array]:
-        f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
-        desc = dml.GatherElementsOperatorDesc(
-            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            indices_tensor=dml.TensorDesc(data_type=i32, sizes=idx.shape),
-            output_tensor=dml.TensorDesc(data_type=f32, sizes=idx.shape),
-            axis=1,
-        )
-        return dml.compile_operator(desc)
-
-    return EagerCase(
-        name="gather_elements eager",
-        operator="GATHER_ELEMENTS",
-        make_args=make_args,
-        functional=lambda x, idx: dml.gather_elements(x, idx, axis=1),
-        desc_op=desc_op,
-        jnp_fn=lambda x, idx: jnp.take_along_axis(x, idx, axis=1),
-    )
-
-
 def gather_elements_cases() -> list[Case | EagerCase]:
     """GATHER_ELEMENTS of a 4096x16384 f32 along axis 1 and 0, against ``jnp.take_along_axis``.
 
@@ -229,7 +191,16 @@ def gather_elements_cases() -> list[Case | EagerCase]:
     return [
         _gather_elements_case(axis=1, target_ratio=1.05),
         _gather_elements_case(axis=0, target_ratio=1 / 2.5),
-        _gather_elements_eager(),
+        EagerCase(
+            name="gather_elements eager",
+            operator="GATHER_ELEMENTS",
+            desc=lambda x, idx: dml.GatherElementsOperatorDesc(
+                input_tensor=_like(x), indices_tensor=_like(idx), output_tensor=_like(x), axis=1
+            ),
+            functional=lambda x, idx: dml.gather_elements(x, idx, axis=1),
+            jnp_fn=lambda x, idx: jnp.take_along_axis(x, idx, axis=1),
+            make_args=lambda key: _tiny_operands(key, index_shape=(8, 8)),
+        ),
     ]
 
 
@@ -301,32 +272,10 @@ def _scatter_case(
     )
 
 
-def _scatter_eager() -> EagerCase:
-    def make_args(key: jax.Array) -> tuple[jax.Array, ...]:
-        x_key, index_key, update_key = jax.random.split(key, 3)
-        x = jax.random.normal(x_key, (8, 8), _F32)
-        idx = _distinct_indices(index_key, (8, 8), 4, axis=1)
-        return x, idx, jax.random.normal(update_key, idx.shape, _F32)
-
-    def desc_op(x: jax.Array, idx: jax.Array, updates: jax.Array) -> Callable[..., jax.Array]:
-        f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
-        desc = dml.ScatterOperatorDesc(
-            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            indices_tensor=dml.TensorDesc(data_type=i32, sizes=idx.shape),
-            updates_tensor=dml.TensorDesc(data_type=f32, sizes=updates.shape),
-            output_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            axis=1,
-        )
-        return dml.compile_operator(desc)
-
-    return EagerCase(
-        name="scatter eager",
-        operator="SCATTER",
-        make_args=make_args,
-        functional=lambda x, idx, u: dml.scatter(x, idx, u, axis=1),
-        desc_op=desc_op,
-        jnp_fn=_jnp_scatter_axis1,
-    )
+def _scatter_eager_args(key: jax.Array) -> tuple[jax.Array, ...]:
+    (x,) = _tiny_operands(key)
+    idx = _distinct_indices(key, (8, 8), 4, axis=1)
+    return x, idx, x[:, :4]
 
 
 def scatter_cases() -> list[Case | EagerCase]:
@@ -344,7 +293,20 @@ def scatter_cases() -> list[Case | EagerCase]:
         _scatter_case(
             "scatter axis 1 deterministic", axis=1, deterministic=True, target_ratio=None
         ),
-        _scatter_eager(),
+        EagerCase(
+            name="scatter eager",
+            operator="SCATTER",
+            desc=lambda x, idx, u: dml.ScatterOperatorDesc(
+                input_tensor=_like(x),
+                indices_tensor=_like(idx),
+                updates_tensor=_like(u),
+                output_tensor=_like(x),
+                axis=1,
+            ),
+            functional=lambda x, idx, u: dml.scatter(x, idx, u, axis=1),
+            jnp_fn=_jnp_scatter_axis1,
+            make_args=_scatter_eager_args,
+        ),
     ]
 
 
@@ -375,30 +337,6 @@ def _slice1_case(
     )
 
 
-def _slice1_eager() -> EagerCase:
-    strides = (-2, -2)
-
-    def desc_op(x: jax.Array) -> Callable[..., jax.Array]:
-        f32 = dml.DataType.FLOAT32
-        desc = dml.Slice1OperatorDesc(
-            input_tensor=dml.TensorDesc(data_type=f32, sizes=x.shape),
-            output_tensor=dml.TensorDesc(data_type=f32, sizes=(x.shape[0] // 2, x.shape[1] // 2)),
-            input_window_offsets=(0, 0),
-            input_window_sizes=x.shape,
-            input_window_strides=strides,
-        )
-        return dml.compile_operator(desc)
-
-    return EagerCase(
-        name="slice1 eager",
-        operator="SLICE1",
-        make_args=lambda key: (jax.random.normal(key, (8, 8), _F32),),
-        functional=lambda x: dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=strides),
-        desc_op=desc_op,
-        jnp_fn=lambda x: x[::-2, ::-2],
-    )
-
-
 def slice1_cases() -> list[Case | EagerCase]:
     """SLICE1 of an 8192x8192 f32 against basic indexing: ``x[::-1]`` and ``x[::-2, ::-2]``.
 
@@ -408,7 +346,20 @@ def slice1_cases() -> list[Case | EagerCase]:
     return [
         _slice1_case("slice1 reversal", (-1, 1), lambda x: x[::-1], min_pct_of_copy=85.0),
         _slice1_case("slice1 [::-2, ::-2]", (-2, -2), lambda x: x[::-2, ::-2]),
-        _slice1_eager(),
+        EagerCase(
+            name="slice1 eager",
+            operator="SLICE1",
+            desc=lambda x: dml.Slice1OperatorDesc(
+                input_tensor=_like(x),
+                output_tensor=_like(x[::2, ::2]),
+                input_window_offsets=(0, 0),
+                input_window_sizes=x.shape,
+                input_window_strides=(-2, -2),
+            ),
+            functional=lambda x: dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=(-2, -2)),
+            jnp_fn=lambda x: x[::-2, ::-2],
+            make_args=_tiny_operands,
+        ),
     ]
 
 

@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+import dmljax as dml
 from dmljax._src.bench import hlo
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.results import (
@@ -108,19 +109,8 @@ def _measure(
             seconds, program = compile_seconds(fn, args, case.donate_argnums)
             compile_samples[name].append(seconds)
             compiled.setdefault(name, program)  # time the first, like a user's first jit
-    kernels = {name: hlo.kernel_count(program) for name, program in compiled.items()}
-    copy_ops = {
-        name: hlo.entry_opcodes(program.as_text())["copy"] for name, program in compiled.items()
-    }
-    compile_s = {name: per_call_seconds(samples) for name, samples in compile_samples.items()}
     result = dataclasses.replace(
-        result,
-        bytes_moved=nbytes,
-        kernels=kernels,
-        copy_ops=copy_ops,
-        compile_s=compile_s,
-        compile_samples_s=compile_samples,
-        compile_ratio=ratio(compile_s["dmljax"], compile_s["jnp"]),
+        result, bytes_moved=nbytes, **_compile_figures(compiled, compile_samples)
     )
 
     ours = compiled["dmljax"](*_fresh(args, donated))
@@ -158,19 +148,32 @@ def _measure(
     )
     samples = interleave(contenders, groups=settings.groups, calls=settings.calls)
     time_s = {name: per_call_seconds(values) for name, values in samples.items()}
-    gbps = {name: nbytes / seconds / 1e9 for name, seconds in time_s.items()}
-    pct = {name: 100 * time_s["copy"] / time_s[name] for name in ("dmljax", "jnp")}
     result = dataclasses.replace(
-        result,
-        equal=True,
-        time_s=time_s,
-        samples_s=samples,
-        gbps=gbps,
-        pct_of_copy=pct,
-        ratio=ratio(time_s["dmljax"], time_s["jnp"]),
-        aa_ratio=ratio(time_s["jnp_again"], time_s["jnp"]),
+        result, equal=True, time_s=time_s, samples_s=samples, **_speed_figures(time_s, nbytes)
     )
     return dataclasses.replace(result, misses=case_misses(result))
+
+
+def _compile_figures(programs: dict[str, Any], samples: dict[str, list[float]]) -> dict[str, Any]:
+    """The kernels and operand copies in each compiled program, and its compile times."""
+    compile_s = {name: per_call_seconds(values) for name, values in samples.items()}
+    return {
+        "kernels": {name: hlo.kernel_count(p) for name, p in programs.items()},
+        "copy_ops": {name: hlo.entry_opcodes(p.as_text())["copy"] for name, p in programs.items()},
+        "compile_s": compile_s,
+        "compile_samples_s": samples,
+        "compile_ratio": ratio(compile_s["dmljax"], compile_s["jnp"]),
+    }
+
+
+def _speed_figures(time_s: dict[str, float], nbytes: int) -> dict[str, Any]:
+    """Bandwidth, share of the copy's, and the time ratios, from the median times."""
+    return {
+        "gbps": {name: nbytes / seconds / 1e9 for name, seconds in time_s.items()},
+        "pct_of_copy": {name: 100 * time_s["copy"] / time_s[name] for name in ("dmljax", "jnp")},
+        "ratio": ratio(time_s["dmljax"], time_s["jnp"]),
+        "aa_ratio": ratio(time_s["jnp_again"], time_s["jnp"]),
+    }
 
 
 def run_eager(
@@ -191,7 +194,7 @@ def _measure_eager(
     # A plain jax.jit object, as user code calls it; the first call below compiles it.
     callables = {
         "functional": case.functional,
-        "desc": case.desc_op(*args),
+        "desc": dml.compile_operator(case.desc(*args)),
         "jnp": jax.jit(case.jnp_fn),
     }
     outputs = {name: np.asarray(fn(*args)).ravel() for name, fn in callables.items()}

@@ -66,6 +66,9 @@ class GatherOperatorDesc(contract.OperatorDesc):
     index_dimensions: int = contract.attribute(static_int)
 
 
+_GATHER_SUPPORT = fl.indexed_bands(FL.FL_1_0)
+
+
 def gather_output_sizes(
     input_sizes: Sequence[int], index_sizes: Sequence[int], axis: int
 ) -> tuple[int, ...]:
@@ -100,9 +103,6 @@ def _gather_rules(desc: GatherOperatorDesc, level: FL) -> None:
             f"fits {rank} dimensions by dropping leading 1s only",
             k,
         )
-    rules.require_same_data_type(
-        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
 
 
 def _gather_output_sizes(desc: GatherOperatorDesc) -> tuple[tuple[int, ...], str]:
@@ -135,6 +135,32 @@ def gather_lowering(
         dimension_numbers,
         slice_sizes,
         mode=lax.GatherScatterMode.CLIP,
+    )
+
+
+def _desc_lowering(
+    x: jax.Array,
+    indices: jax.Array,
+    *,
+    axis: int,
+    index_sizes: tuple[int, ...],
+    output_sizes: tuple[int, ...],
+    wrap_negative: bool,
+) -> jax.Array:
+    gathered = gather_lowering(
+        x, indices.reshape(index_sizes), axis=axis, wrap_negative=wrap_negative
+    )
+    return gathered.reshape(output_sizes)
+
+
+def _lower_gather(desc: GatherOperatorDesc, options: contract.LoweringOptions) -> Any:
+    rank = desc.input_tensor.dimension_count
+    return functools.partial(
+        _desc_lowering,
+        axis=desc.axis,
+        index_sizes=desc.indices_tensor.sizes[rank - desc.index_dimensions :],
+        output_sizes=desc.output_tensor.sizes,
+        wrap_negative=wraps_negative_indices(options.feature_level),
     )
 
 
@@ -178,50 +204,18 @@ def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
 
 
 _GATHER_FACE = contract.FunctionalFace(
-    _FUNCTION,
-    _checked_gather,
-    arrays=(contract.Data("x"), contract.Indices("indices")),
-    statics=(contract.Axis(),),
+    gather, _checked_gather, contract.Data("x"), contract.Indices("indices"), contract.Axis()
 )
-
-
-def _desc_lowering(
-    x: jax.Array,
-    indices: jax.Array,
-    *,
-    axis: int,
-    index_sizes: tuple[int, ...],
-    output_sizes: tuple[int, ...],
-    wrap_negative: bool,
-) -> jax.Array:
-    gathered = gather_lowering(
-        x, indices.reshape(index_sizes), axis=axis, wrap_negative=wrap_negative
-    )
-    return gathered.reshape(output_sizes)
-
-
-def _lower_gather(desc: GatherOperatorDesc, options: contract.LoweringOptions) -> Any:
-    rank = desc.input_tensor.dimension_count
-    return functools.partial(
-        _desc_lowering,
-        axis=desc.axis,
-        index_sizes=desc.indices_tensor.sizes[rank - desc.index_dimensions :],
-        output_sizes=desc.output_tensor.sizes,
-        wrap_negative=wraps_negative_indices(options.feature_level),
-    )
 
 
 GATHER = contract.Operator(
     "DML_OPERATOR_GATHER",
     GatherOperatorDesc,
-    support=(
-        fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32, indices_tensor=fl.UINT32_INDICES),
-        *fl.INDEXED_BANDS,
-    ),
+    support=_GATHER_SUPPORT,
     same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
     rules=_gather_rules,
     output_sizes=_gather_output_sizes,
     lower=_lower_gather,
-    function=gather,
     face=_GATHER_FACE,
 )

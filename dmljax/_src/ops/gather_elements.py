@@ -56,12 +56,12 @@ class GatherElementsOperatorDesc(contract.OperatorDesc):
     axis: int = contract.attribute(static_int)
 
 
+_GATHER_ELEMENTS_SUPPORT = fl.indexed_bands()
+
+
 def _gather_elements_rules(desc: GatherElementsOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     elements.check_desc_indices(desc.input_tensor, desc.indices_tensor, desc.axis, op=op)
-    rules.require_same_data_type(
-        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
 
 
 def _gather_elements_output_sizes(desc: GatherElementsOperatorDesc) -> tuple[tuple[int, ...], str]:
@@ -81,6 +81,16 @@ def gather_elements_lowering(
     axis_indices = clamp_indices(indices, x.shape[last], wrap_negative=wrap_negative)
     out = elements.gather_along_axis(x, axis_indices, last)
     return elements.from_minor_axis(out, axis) if minor else out
+
+
+def _lower_gather_elements(
+    desc: GatherElementsOperatorDesc, options: contract.LoweringOptions
+) -> Any:
+    return functools.partial(
+        gather_elements_lowering,
+        axis=desc.axis,
+        wrap_negative=wraps_negative_indices(options.feature_level),
+    )
 
 
 def gather_elements(x: ArrayLike, indices: ArrayLike, *, axis: int) -> jax.Array:
@@ -129,31 +139,22 @@ def _checked_gather_elements(x: jax.Array, indices: jax.Array, axis: int) -> jax
 
 
 _GATHER_ELEMENTS_FACE = contract.FunctionalFace(
-    _FUNCTION,
+    gather_elements,
     _checked_gather_elements,
-    arrays=(contract.Data("x"), contract.Indices("indices")),
-    statics=(contract.Axis(),),
+    contract.Data("x"),
+    contract.Indices("indices"),
+    contract.Axis(),
 )
-
-
-def _lower_gather_elements(
-    desc: GatherElementsOperatorDesc, options: contract.LoweringOptions
-) -> Any:
-    return functools.partial(
-        gather_elements_lowering,
-        axis=desc.axis,
-        wrap_negative=wraps_negative_indices(options.feature_level),
-    )
 
 
 GATHER_ELEMENTS = contract.Operator(
     "DML_OPERATOR_GATHER_ELEMENTS",
     GatherElementsOperatorDesc,
-    support=(*fl.INDEXED_BANDS,),
+    support=_GATHER_ELEMENTS_SUPPORT,
     same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
     rules=_gather_elements_rules,
     output_sizes=_gather_elements_output_sizes,
     lower=_lower_gather_elements,
-    function=gather_elements,
     face=_GATHER_ELEMENTS_FACE,
 )

@@ -81,16 +81,18 @@ class ScatterOperatorDesc(contract.OperatorDesc):
     axis: int = contract.attribute(static_int)
 
 
+# The SCATTER page prints an FL_1_0 band, but DirectML.h declares the operator for
+# DML_TARGET_VERSION >= 0x2000 and the feature-level history adds it in FL_2_0: the
+# page's first band applies from FL_2_0.
+_SCATTER_SUPPORT = fl.indexed_bands(FL.FL_2_0)
+
+
 def _scatter_rules(desc: ScatterOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     elements.check_desc_indices(desc.input_tensor, desc.indices_tensor, desc.axis, op=op)
     rules.require_sizes(
         op, "updates_tensor", desc.updates_tensor, desc.indices_tensor.sizes, "indices_tensor.sizes"
     )
-    for field in ("updates_tensor", "output_tensor"):
-        rules.require_same_data_type(
-            op, field, getattr(desc, field), "input_tensor", desc.input_tensor
-        )
 
 
 def _scatter_output_sizes(desc: ScatterOperatorDesc) -> tuple[tuple[int, ...], str]:
@@ -166,6 +168,16 @@ def scatter_lowering(
         combine = _COMBINERS[reduction]
         out = combine(x, axis_indices[..., None], updates, dimension_numbers, mode=_DROP)
     return elements.from_minor_axis(out, axis) if minor else out
+
+
+def _lower_scatter(desc: ScatterOperatorDesc, options: contract.LoweringOptions) -> Any:
+    return functools.partial(
+        scatter_lowering,
+        axis=desc.axis,
+        wrap_negative=wraps_negative_indices(options.feature_level),
+        reduction="none",
+        deterministic=options.deterministic,
+    )
 
 
 def scatter(
@@ -284,41 +296,25 @@ def _checked_scatter(
 
 
 _SCATTER_FACE = contract.FunctionalFace(
-    _FUNCTION,
+    scatter,
     _checked_scatter,
-    arrays=(contract.Data("x"), contract.Indices("indices"), contract.Data("updates")),
-    statics=(
-        contract.Axis(),
-        contract.Bool("deterministic"),
-        contract.Choice("reduction", _REDUCTIONS),
-    ),
+    contract.Data("x"),
+    contract.Indices("indices"),
+    contract.Data("updates"),
+    contract.Axis(),
+    contract.Bool("deterministic"),
+    contract.Choice("reduction", _REDUCTIONS),
 )
 
 
-def _lower_scatter(desc: ScatterOperatorDesc, options: contract.LoweringOptions) -> Any:
-    return functools.partial(
-        scatter_lowering,
-        axis=desc.axis,
-        wrap_negative=wraps_negative_indices(options.feature_level),
-        reduction="none",
-        deterministic=options.deterministic,
-    )
-
-
-# The SCATTER page prints an FL_1_0 band, but DirectML.h declares the operator for
-# DML_TARGET_VERSION >= 0x2000 and the feature-level history adds it in FL_2_0: the
-# page's first band applies from FL_2_0.
 SCATTER = contract.Operator(
     "DML_OPERATOR_SCATTER",
     ScatterOperatorDesc,
-    support=(
-        fl.band(FL.FL_2_0, (4, 4), fl.FLOATS_16_32, indices_tensor=fl.UINT32_INDICES),
-        *fl.INDEXED_BANDS,
-    ),
+    support=_SCATTER_SUPPORT,
     same_dimension_count=True,
+    same_data_type=("input_tensor", "updates_tensor", "output_tensor"),
     rules=_scatter_rules,
     output_sizes=_scatter_output_sizes,
     lower=_lower_scatter,
-    function=scatter,
     face=_SCATTER_FACE,
 )

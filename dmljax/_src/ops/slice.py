@@ -1,4 +1,4 @@
-"""SLICE: ``DML_SLICE_OPERATORop``, SLICE1's FL 1_0 predecessor.
+"""SLICE: ``DML_SLICE_OPERATOR_DESC``, SLICE1's FL 1_0 predecessor.
 
 ``output[c] = input[offsets + strides * c]`` with positive strides, where
 ``sizes`` are the output sizes and every read must be inside the input. It is
@@ -15,7 +15,7 @@ from dmljax._src import feature_levels as fl, operator as contract, rules
 from dmljax._src.arguments import require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.ops.slice1 import slice1_lowering
+from dmljax._src.ops.slice1 import SLICE1_BANDS, slice1_lowering
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -25,7 +25,7 @@ _ARRAY_FIELDS = ("offsets", "sizes", "strides")
 
 
 class SliceOperatorDesc(contract.OperatorDesc):
-    """``DML_SLICE_OPERATORop``: a strided slice whose ``sizes`` are the output sizes.
+    """``DML_SLICE_OPERATOR_DESC``: a strided slice whose ``sizes`` are the output sizes.
 
     The rules (checked by :func:`dmljax.compile_operator`): ``offsets``,
     ``sizes`` and ``strides`` have the tensors' DimensionCount; ``sizes``
@@ -54,6 +54,14 @@ class SliceOperatorDesc(contract.OperatorDesc):
     strides: tuple[int, ...] = contract.attribute(static_int_tuple)
 
 
+# DML_SLICE (FL 1_0) had no 8-bit types until FL 2_1.
+_T = DataType
+_SLICE_SUPPORT = (
+    fl.band(FL.FL_1_0, (4, 5), fl.FLOATS_16_32 | {_T.INT32, _T.INT16, _T.UINT32, _T.UINT16}),
+    *SLICE1_BANDS,
+)
+
+
 def _slice_rules(desc: SliceOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
@@ -77,9 +85,6 @@ def _slice_rules(desc: SliceOperatorDesc, level: FL) -> None:
                 f"{size} (last read at {last_read})",
             )
     rules.require_c_int32(desc.strides, signed=False, op=op, field="strides")
-    rules.require_same_data_type(
-        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
 
 
 def _slice_output_sizes(desc: SliceOperatorDesc) -> tuple[tuple[int, ...], str]:
@@ -99,23 +104,14 @@ def _lower_slice(desc: SliceOperatorDesc, options: contract.LoweringOptions) -> 
     )
 
 
-# DML_SLICE (FL 1_0) had no 8-bit types until FL 2_1.
-_T = DataType
 SLICE = contract.Operator(
     "DML_OPERATOR_SLICE",
     SliceOperatorDesc,
-    support=(
-        fl.band(
-            FL.FL_1_0,
-            (4, 5),
-            fl.FLOATS_16_32 | {_T.INT32, _T.INT16, _T.UINT32, _T.UINT16},
-        ),
-        fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
-        fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
-        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
-    ),
+    support=_SLICE_SUPPORT,
     same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
     rules=_slice_rules,
     output_sizes=_slice_output_sizes,
     lower=_lower_slice,
+    face=None,  # SLICE1's functional face covers SLICE: see dmljax.slice1
 )

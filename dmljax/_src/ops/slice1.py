@@ -25,6 +25,7 @@ from dmljax.errors import InvalidArgumentError
 
 __all__ = [
     "SLICE1",
+    "SLICE1_BANDS",
     "Slice1OperatorDesc",
     "check_window",
     "max_output_size",
@@ -67,6 +68,14 @@ class Slice1OperatorDesc(contract.OperatorDesc):
     input_window_offsets: tuple[int, ...] = contract.attribute(static_int_tuple)
     input_window_sizes: tuple[int, ...] = contract.attribute(static_int_tuple)
     input_window_strides: tuple[int, ...] = contract.attribute(static_int_tuple)
+
+
+# SLICE1 arrived at FL 2_1 and widened together with SLICE: SLICE's rows from 2_1 on.
+SLICE1_BANDS = (
+    fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
+    fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
+    fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+)
 
 
 def max_output_size(window_size: int, stride: int) -> int:
@@ -164,6 +173,41 @@ def slice1_lowering(
     return lax.rev(sliced, tuple(reversed_dims)) if reversed_dims else sliced
 
 
+def _slice1_rules(desc: Slice1OperatorDesc, level: FL) -> None:
+    op = type(desc).__name__
+    check_window(
+        desc.input_tensor.sizes,
+        desc.input_window_offsets,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=op,
+        fields=_WINDOW_FIELDS,
+        allow_empty=False,
+    )
+    rules.require_c_int32(
+        desc.input_window_strides, signed=True, op=op, field="input_window_strides"
+    )
+    check_output_sizes(
+        desc.output_tensor.sizes,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=op,
+        field="output_tensor.sizes",
+        allow_empty=False,
+    )
+
+
+def _lower_slice1(desc: Slice1OperatorDesc, options: contract.LoweringOptions) -> Any:
+    del options
+    return functools.partial(
+        slice1_lowering,
+        offsets=desc.input_window_offsets,
+        sizes=desc.input_window_sizes,
+        strides=desc.input_window_strides,
+        output_sizes=desc.output_tensor.sizes,
+    )
+
+
 def slice1(
     x: ArrayLike,
     *,
@@ -231,67 +275,24 @@ def _checked_slice1(
 
 
 _SLICE1_FACE = contract.FunctionalFace(
-    _FUNCTION,
+    slice1,
     _checked_slice1,
-    arrays=(contract.Data("x"),),
-    statics=(
-        contract.IntTuple("offsets"),
-        contract.IntTuple("sizes"),
-        contract.IntTuple("strides"),
-        contract.IntTuple("output_sizes", optional=True),
-    ),
+    contract.Data("x"),
+    contract.IntTuple("offsets"),
+    contract.IntTuple("sizes"),
+    contract.IntTuple("strides"),
+    contract.IntTuple("output_sizes", optional=True),
 )
-
-
-def _slice1_rules(desc: Slice1OperatorDesc, level: FL) -> None:
-    op = type(desc).__name__
-    check_window(
-        desc.input_tensor.sizes,
-        desc.input_window_offsets,
-        desc.input_window_sizes,
-        desc.input_window_strides,
-        op=op,
-        fields=_WINDOW_FIELDS,
-        allow_empty=False,
-    )
-    rules.require_c_int32(
-        desc.input_window_strides, signed=True, op=op, field="input_window_strides"
-    )
-    rules.require_same_data_type(
-        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
-    check_output_sizes(
-        desc.output_tensor.sizes,
-        desc.input_window_sizes,
-        desc.input_window_strides,
-        op=op,
-        field="output_tensor.sizes",
-        allow_empty=False,
-    )
-
-
-def _lower_slice1(desc: Slice1OperatorDesc, options: contract.LoweringOptions) -> Any:
-    del options
-    return functools.partial(
-        slice1_lowering,
-        offsets=desc.input_window_offsets,
-        sizes=desc.input_window_sizes,
-        strides=desc.input_window_strides,
-        output_sizes=desc.output_tensor.sizes,
-    )
 
 
 SLICE1 = contract.Operator(
     "DML_OPERATOR_SLICE1",
     Slice1OperatorDesc,
-    support=(
-        fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
-        fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
-        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
-    ),
+    support=SLICE1_BANDS,
     same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
     rules=_slice1_rules,
+    output_sizes=None,  # any size up to the window's: the rules check the range
     lower=_lower_slice1,
-    function=slice1,
     face=_SLICE1_FACE,
 )

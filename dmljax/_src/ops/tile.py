@@ -18,7 +18,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src import feature_levels as fl, operator as contract
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -57,6 +57,16 @@ class TileOperatorDesc(contract.OperatorDesc):
     repeats: tuple[int, ...] = contract.attribute(static_int_tuple)
 
 
+_T = DataType
+_TILE_SUPPORT = (
+    fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32),
+    fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32),
+    fl.band(FL.FL_3_1, (1, 8), fl.TYPES_8_32),
+    # The TILE page lists INT64 and UINT64 from 4_1 but never FLOAT64.
+    fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_32 | {_T.INT64, _T.UINT64}),
+)
+
+
 def tile_output_sizes(sizes: Sequence[int], repeats: Sequence[int]) -> tuple[int, ...]:
     """TILE's output sizes: ``sizes[i] * repeats[i]`` for each dimension."""
     return tuple(size * repeat for size, repeat in zip(sizes, repeats, strict=True))
@@ -70,9 +80,6 @@ def _tile_rules(desc: TileOperatorDesc, level: FL) -> None:
     for i, repeat in enumerate(desc.repeats):
         if repeat < 1:
             raise InvalidArgumentError(op, f"repeats[{i}]", "greater than 0", repeat)
-    rules.require_same_data_type(
-        op, "output_tensor", desc.output_tensor, "input_tensor", desc.input_tensor
-    )
 
 
 def _tile_output_sizes(desc: TileOperatorDesc) -> tuple[tuple[int, ...], str]:
@@ -143,6 +150,11 @@ def _concatenation_may_change_bits(dtype: Any) -> bool:
     return bool(jnp.issubdtype(dtype, jnp.floating)) and dtype not in native
 
 
+def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> Any:
+    del options
+    return functools.partial(tile_lowering, repeats=desc.repeats)
+
+
 def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     """Repeats ``x`` ``repeats[i]`` times along each dimension ``i`` (DirectML TILE).
 
@@ -177,6 +189,20 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     return _TILE_FACE.call(x, repeats)
 
 
+# XLA counts an array's bytes in an int64, and a shape past that aborts the whole
+# process (jnp.tile lets it through); sizes below it fail, if at all, as out of memory.
+_MAX_XLA_BYTES = 2**63 - 1
+
+
+def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int) -> int:
+    # Zeros counted as 1: XLA multiplies the dimensions of the lowering's
+    # intermediate (repeat, size) shape one by one, so a huge repeat of an empty
+    # array overflows too.
+    return itemsize * math.prod(
+        max(size, 1) * max(repeat, 1) for size, repeat in zip(shape, repeats, strict=True)
+    )
+
+
 def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
     """:func:`tile`'s checks, while tracing, then the lowering."""
     why = f"one entry per dimension of x, shape {tuple(x.shape)}"
@@ -198,43 +224,18 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
 
 
 _TILE_FACE = contract.FunctionalFace(
-    _FUNCTION, _checked_tile, arrays=(contract.Data("x"),), statics=(contract.IntTuple("repeats"),)
+    tile, _checked_tile, contract.Data("x"), contract.IntTuple("repeats")
 )
 
 
-# XLA counts an array's bytes in an int64, and a shape past that aborts the whole
-# process (jnp.tile lets it through); sizes below it fail, if at all, as out of memory.
-_MAX_XLA_BYTES = 2**63 - 1
-
-
-def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int) -> int:
-    # Zeros counted as 1: XLA multiplies the dimensions of the lowering's
-    # intermediate (repeat, size) shape one by one, so a huge repeat of an empty
-    # array overflows too.
-    return itemsize * math.prod(
-        max(size, 1) * max(repeat, 1) for size, repeat in zip(shape, repeats, strict=True)
-    )
-
-
-def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> Any:
-    del options
-    return functools.partial(tile_lowering, repeats=desc.repeats)
-
-
-_T = DataType
 TILE = contract.Operator(
     "DML_OPERATOR_TILE",
     TileOperatorDesc,
-    support=(
-        fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32),
-        fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32),
-        fl.band(FL.FL_3_1, (1, 8), fl.TYPES_8_32),
-        # The TILE page lists INT64 and UINT64 from 4_1 but never FLOAT64.
-        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_32 | {_T.INT64, _T.UINT64}),
-    ),
+    support=_TILE_SUPPORT,
+    same_dimension_count=False,  # the output's sizes (input sizes times repeats) fix its rank
+    same_data_type=("input_tensor", "output_tensor"),
     rules=_tile_rules,
     output_sizes=_tile_output_sizes,
     lower=_lower_tile,
-    function=tile,
     face=_TILE_FACE,
 )

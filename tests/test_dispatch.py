@@ -8,19 +8,28 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.operator import Dispatch, is_concrete_array, is_int_tuple
+from dmljax._src.operator import Dispatch, is_concrete_array
+from dmljax.errors import InvalidArgumentError
 from tests import helpers
 
 
-def test_concrete_arrays_and_int_tuples_are_told_apart():
+def test_concrete_arrays_are_told_apart():
     assert is_concrete_array(jnp.ones(2))
     assert not is_concrete_array(np.ones(2))
     assert not is_concrete_array(2.0)
     jax.jit(lambda x: assert_traced(x))(jnp.ones(2))
-    assert is_int_tuple((1, 2))
-    assert not is_int_tuple([1, 2])
-    assert not is_int_tuple((True, 2))  # equal to (1, 2), hashed alike, but not valid
-    assert not is_int_tuple((np.int64(1),))
+
+
+def test_only_plain_int_tuples_take_the_fast_path():
+    # (True,) equals (1,) and hashes alike: the fast path must not hand it to jit.
+    x = jnp.arange(2)
+    dml.tile(x, (1,))
+    with pytest.raises(InvalidArgumentError, match=r"repeats\[0\] must be an integer"):
+        dml.tile(x, (True,))
+    # Lists and NumPy integers are coerced on the slow path to the same program.
+    expected = dml.tile(x, (2,))
+    np.testing.assert_array_equal(dml.tile(x, [2]), expected)
+    np.testing.assert_array_equal(dml.tile(x, (np.int64(2),)), expected)
 
 
 def assert_traced(x):

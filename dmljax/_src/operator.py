@@ -68,7 +68,6 @@ __all__ = [
     "attribute",
     "bound_tensors",
     "is_concrete_array",
-    "is_int_tuple",
     "tensor_field",
 ]
 
@@ -332,12 +331,6 @@ def is_concrete_array(x: Any) -> TypeGuard[jax.Array]:
     return False
 
 
-def is_int_tuple(value: Any) -> bool:
-    """Whether ``value`` is a tuple of Python ints (not bools): a static value JAX can hash
-    and that needs no conversion."""
-    return type(value) is tuple and _ONLY_INT.issuperset(map(type, value))
-
-
 class Dispatch:
     """``checked(*arrays, *statics, **named_arrays)``, jitted unless an array is a tracer.
 
@@ -446,7 +439,8 @@ class IntTuple:
     optional: bool = False
 
     def plain(self, name: str) -> str:
-        test = f"is_int_tuple({name})"
+        # Written out, not a helper: a call would cost as much as the test itself.
+        test = f"(type({name}) is tuple and only_int.issuperset(map(type, {name})))"
         return f"({name} is None or {test})" if self.optional else test
 
     def canonical(self, name: str, arrays: Sequence[str]) -> str:
@@ -534,7 +528,7 @@ def _fast_path(
         "jitted": jitted,
         "slow": slow,
         "one_spelling": one_spelling,
-        "is_int_tuple": is_int_tuple,
+        "only_int": _ONLY_INT,
     }
     exec(source, namespace)  # our own source, from the specs above
     call = namespace["call"]

@@ -130,13 +130,20 @@ def tensor_fields(desc_type: type, role: Role | None = None) -> tuple[dataclasse
     )
 
 
-def bound_tensors(desc: Any, role: Role | None = None) -> tuple[tuple[str, TensorDesc], ...]:
-    """The tensors of ``desc`` in one role (all if None), each labelled as errors name it.
+def bound_tensors(
+    desc: Any, role: Role | None = None, *, fields: Sequence[str] | None = None
+) -> tuple[tuple[str, TensorDesc], ...]:
+    """The tensors of ``desc`` in one role (all if None), or of the named ``fields``, each
+    labelled as errors name it, in the desc's order.
 
     A tuple field gives one entry per element (``input_tensors[1]``); an
     optional field left None gives none.
     """
-    return tuple((label, tensor) for _, label, tensor in _labelled(desc, role))
+    return tuple(
+        (label, tensor)
+        for field, label, tensor in _labelled(desc, role)
+        if fields is None or field in fields
+    )
 
 
 def _labelled(desc: Any, role: Role | None = None) -> Iterator[tuple[str, str, TensorDesc]]:
@@ -255,7 +262,6 @@ class Operator(Generic[D]):
         lower: the pure JAX function of the input arrays for a valid desc.
         face: the :class:`FunctionalFace` (its public function, dispatch and
             jitted program), or None for an operator with no functional face.
-        function: the face's public function (e.g. :func:`dmljax.gather`), or None.
         input_fields, output_fields: the desc's tensor fields by role.
 
     >>> import dmljax as dml
@@ -287,12 +293,16 @@ class Operator(Generic[D]):
         self.lower = lower
         self.output_sizes = output_sizes
         self.face = face
-        self.function = None if face is None else face.function
         self.input_fields = tuple(f.name for f in tensor_fields(desc_type, Role.INPUT))
         self.output_fields = tuple(f.name for f in tensor_fields(desc_type, Role.OUTPUT))
         unknown = set(same_data_type) - {*self.input_fields, *self.output_fields}
         if unknown:
             raise TypeError(f"{name}: same_data_type names fields {unknown} the desc lacks")
+
+    @property
+    def function(self) -> Callable[..., Any] | None:
+        """The functional face's public function (e.g. :func:`dmljax.gather`), or None."""
+        return None if self.face is None else self.face.function
 
     def validate(self, desc: D, level: FeatureLevel) -> None:
         """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
@@ -301,9 +311,8 @@ class Operator(Generic[D]):
         if self.same_dimension_count:
             require_same_dimension_count(op, bound_tensors(desc))
         self.rules(desc, level)
-        typed = [(label, t) for field, label, t in _labelled(desc) if field in self.same_data_type]
-        for label, tensor in typed[1:]:
-            require_same_data_type(op, label, tensor, typed[0][0], typed[0][1])
+        if self.same_data_type:
+            require_same_data_type(op, bound_tensors(desc, fields=self.same_data_type))
         if self.output_sizes is not None:
             expected, why = self.output_sizes(desc)
             (field,) = self.output_fields

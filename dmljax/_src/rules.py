@@ -65,17 +65,18 @@ def require_gatherable_axis(x: Any, indices: Any, axis: int, *, op: str) -> None
         )
 
 
-def require_same_data_type(
-    op: str, field: str, tensor: TensorDesc, like_field: str, like: TensorDesc
-) -> None:
-    """``tensor`` must have the data type of ``like`` (DirectML's tensor constraints)."""
-    if tensor.data_type is not like.data_type:
-        raise InvalidArgumentError(
-            op,
-            f"{field}.data_type",
-            f"{like.data_type} (the data type of {like_field})",
-            str(tensor.data_type),
-        )
+def require_same_data_type(op: str, tensors: Sequence[tuple[str, TensorDesc]]) -> None:
+    """Every tensor of ``tensors`` (labelled as errors name them) has the data type of the
+    first one (DirectML's tensor constraints)."""
+    like_field, like = tensors[0]
+    for field, tensor in tensors[1:]:
+        if tensor.data_type is not like.data_type:
+            raise InvalidArgumentError(
+                op,
+                f"{field}.data_type",
+                f"{like.data_type} (the data type of {like_field})",
+                str(tensor.data_type),
+            )
 
 
 def require_same_dimension_count(op: str, tensors: Sequence[tuple[str, TensorDesc]]) -> None:

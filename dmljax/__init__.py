@@ -28,6 +28,11 @@ from dmljax._src.ops.gather_elements import (
     GatherElementsOperatorDesc as GatherElementsOperatorDesc,
     gather_elements as gather_elements,
 )
+from dmljax._src.ops.gather_nd import (
+    GatherNdOperatorDesc as GatherNdOperatorDesc,
+    gather_nd as gather_nd,
+)
+from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
 from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
 from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
 from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
@@ -52,6 +57,8 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "DataType",
     "FeatureLevel",
     "GatherElementsOperatorDesc",
+    "GatherNd1OperatorDesc",
+    "GatherNdOperatorDesc",
     "GatherOperatorDesc",
     "OPERATORS",
     "Operator",
@@ -66,6 +73,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "from_strided_buffer",
     "gather",
     "gather_elements",
+    "gather_nd",
     "onnx_slice_window",
     "scatter",
     "scatter_elements",

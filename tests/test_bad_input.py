@@ -194,6 +194,40 @@ def slice_desc(
     )
 
 
+def gather_nd_desc(
+    input_tensor: Any = None,
+    indices_tensor: Any = None,
+    output_tensor: Any = None,
+    input_dimension_count: Any = 2,
+    indices_dimension_count: Any = 2,
+) -> dml.GatherNdOperatorDesc:
+    return dml.GatherNdOperatorDesc(
+        input_tensor=default(input_tensor, td((3, 2))),
+        indices_tensor=default(indices_tensor, td((4, 1), U32)),
+        output_tensor=default(output_tensor, td((4, 2))),
+        input_dimension_count=input_dimension_count,
+        indices_dimension_count=indices_dimension_count,
+    )
+
+
+def gather_nd1_desc(
+    input_tensor: Any = None,
+    indices_tensor: Any = None,
+    output_tensor: Any = None,
+    input_dimension_count: Any = 3,
+    indices_dimension_count: Any = 3,
+    batch_dimension_count: Any = 1,
+) -> dml.GatherNd1OperatorDesc:
+    return dml.GatherNd1OperatorDesc(
+        input_tensor=default(input_tensor, td((2, 3, 4))),
+        indices_tensor=default(indices_tensor, td((2, 5, 1), I32)),
+        output_tensor=default(output_tensor, td((2, 5, 4))),
+        input_dimension_count=input_dimension_count,
+        indices_dimension_count=indices_dimension_count,
+        batch_dimension_count=batch_dimension_count,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -257,6 +291,7 @@ TILE, GATHER, GATHER_ELEMENTS = (
     "GatherElementsOperatorDesc",
 )
 SCATTER, SLICE1, SLICE = "ScatterOperatorDesc", "Slice1OperatorDesc", "SliceOperatorDesc"
+GATHER_ND, GATHER_ND1 = "GatherNdOperatorDesc", "GatherNd1OperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -264,6 +299,8 @@ DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     SCATTER: scatter_desc,
     SLICE1: slice1_desc,
     SLICE: slice_desc,
+    GATHER_ND: gather_nd_desc,
+    GATHER_ND1: gather_nd1_desc,
 }
 # The arrays of a valid call of each unspoiled desc.
 VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
@@ -273,10 +310,13 @@ VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
     SCATTER: (f32(3, 3), u32(2, 3), f32(2, 3)),
     SLICE1: (f32(4, 4),),
     SLICE: (f32(4, 4),),
+    GATHER_ND: (f32(3, 2), u32(4, 1)),
+    GATHER_ND1: (f32(2, 3, 4), i32(2, 5, 1)),
 }
 CALL_EXTRAS = {op: inputs[1:] for op, inputs in VALID_INPUTS.items()}
 TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax.gather_elements"
 SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
+GATHER_ND_FN = "dmljax.gather_nd"
 
 # fmt: off
 TABLE: list[Case] = [
@@ -710,6 +750,112 @@ TABLE: list[Case] = [
     *eager_and_jit("empty-axis", GATHER_FN, "x.shape[axis]",
                    lambda x, i: dml.gather(x, i, axis=1), f32(2, 0), i32(1)),
 
+    # --- GATHER_ND and GATHER_ND1, desc face ------------------------------------------------------
+    *desc_rows(GATHER_ND),
+    *row("input_dimension_count-float", GATHER_ND, "input_dimension_count",
+         lambda: gather_nd_desc(input_dimension_count=2.0)),
+    *row("indices_dimension_count-traced", GATHER_ND, "indices_dimension_count",
+         traced(lambda k: gather_nd_desc(indices_dimension_count=k), 2), fragments=TRACED),
+    *row("input_dimension_count-zero", GATHER_ND, "input_dimension_count",
+         lambda: compiled(gather_nd_desc(input_dimension_count=0)), fragments=("[1, 2]",)),
+    *row("input_dimension_count-past-the-rank", GATHER_ND, "input_dimension_count",
+         lambda: compiled(gather_nd_desc(input_dimension_count=3))),
+    *row("indices_dimension_count-zero", GATHER_ND, "indices_dimension_count",
+         lambda: compiled(gather_nd_desc(indices_dimension_count=0))),
+    *row("input-leading-dimension-not-1", GATHER_ND, "input_tensor.sizes",
+         lambda: compiled(gather_nd_desc(input_dimension_count=1)), fragments=("padding",)),
+    *row("indices-leading-dimension-not-1", GATHER_ND, "indices_tensor.sizes",
+         lambda: compiled(gather_nd_desc(indices_dimension_count=1))),
+    *row("tuple-longer-than-the-input", GATHER_ND, "indices_tensor.sizes[1]",
+         lambda: compiled(gather_nd_desc(indices_tensor=td((1, 3), U32),
+                                         output_tensor=td((1, 1))))),
+    *row("output-too-long-to-align", GATHER_ND, "indices_dimension_count",
+         lambda: compiled(gather_nd_desc(input_tensor=td((3, 2, 2)), indices_tensor=td(
+             (4, 2, 1), U32), output_tensor=td((2, 2, 2)), input_dimension_count=3,
+             indices_dimension_count=3))),
+    *row("output-sizes", GATHER_ND, "output_tensor.sizes",
+         lambda: compiled(gather_nd_desc(output_tensor=td((2, 4))))),
+    *row("output-data-type", GATHER_ND, "output_tensor.data_type",
+         lambda: compiled(gather_nd_desc(output_tensor=td((4, 2), F16)))),
+    *row("indices-rank", GATHER_ND, "indices_tensor.sizes",
+         lambda: compiled(gather_nd_desc(indices_tensor=td((4,), U32))),
+         fragments=("DimensionCount",)),
+    *eager_and_jit("call-indices-of-another-type", GATHER_ND, "the indices_tensor argument",
+                   lambda x, i: compiled(gather_nd_desc())(x, i), f32(3, 2), i32(4, 1),
+                   fragments=("of dtype uint32",)),
+    *eager_and_jit("call-indices-of-another-shape", GATHER_ND1, "the indices_tensor argument",
+                   lambda x, i: compiled(gather_nd1_desc())(x, i), f32(2, 3, 4), i32(2, 1, 5)),
+    *row("float-indices", GATHER_ND, "indices_tensor.data_type",
+         lambda: compiled(gather_nd_desc(indices_tensor=td((4, 1))))),
+    *row("rank-2-at-FL_2_1", GATHER_ND, "input_tensor.sizes",
+         lambda: dml.compile_operator(gather_nd_desc(), feature_level=FL.FL_2_1),
+         fragments=("FL_3_0",)),
+    *row("before-FL_2_1", GATHER_ND, "feature_level",
+         lambda: dml.compile_operator(gather_nd_desc(td((1, 1, 3, 2)), td((1, 1, 4, 1), U32),
+                                                     td((1, 1, 4, 2))),
+                                      feature_level=FL.FL_2_0),
+         fragments=("FL_2_1",)),
+    *row("int64-without-x64", GATHER_ND, "input_tensor.data_type",
+         without_x64(lambda: compiled(gather_nd_desc(td((3, 2), T.INT64),
+                                                     output_tensor=td((4, 2), T.INT64)))),
+         fragments=X64_HINT),
+    *desc_rows(GATHER_ND1),
+    *row("batch_dimension_count-negative", GATHER_ND1, "batch_dimension_count",
+         lambda: compiled(gather_nd1_desc(batch_dimension_count=-1))),
+    *row("batch_dimension_count-the-whole-input", GATHER_ND1, "batch_dimension_count",
+         lambda: compiled(gather_nd1_desc(input_dimension_count=1, indices_dimension_count=1,
+                                          batch_dimension_count=1))),
+    *row("batch-sizes-differ", GATHER_ND1, "indices_tensor.sizes",
+         lambda: compiled(gather_nd1_desc(indices_tensor=td((3, 5, 1), I32),
+                                          output_tensor=td((3, 5, 4)))),
+         fragments=("batch sizes (2,)",)),
+    *row("tuple-longer-than-the-batch-leaves", GATHER_ND1, "indices_tensor.sizes[2]",
+         lambda: compiled(gather_nd1_desc(indices_tensor=td((2, 5, 3), I32),
+                                          output_tensor=td((1, 2, 5))))),
+    *row("output-sizes", GATHER_ND1, "output_tensor.sizes",
+         lambda: compiled(gather_nd1_desc(output_tensor=td((2, 4, 5))))),
+    *row("output-data-type", GATHER_ND1, "output_tensor.data_type",
+         lambda: compiled(gather_nd1_desc(output_tensor=td((2, 5, 4), T.INT32)))),
+    *row("before-FL_3_0", GATHER_ND1, "feature_level",
+         lambda: dml.compile_operator(gather_nd1_desc(td((1, 2, 3, 4)), td((1, 2, 5, 1), U32),
+                                                      td((1, 2, 5, 4))),
+                                      feature_level=FL.FL_2_1),
+         fragments=("FL_3_0",)),
+    *row("int64-without-x64", GATHER_ND1, "input_tensor.data_type",
+         without_x64(lambda: compiled(gather_nd1_desc(td((2, 3, 4), T.INT64),
+                                                      output_tensor=td((2, 5, 4), T.INT64)))),
+         fragments=X64_HINT),
+
+    # --- dmljax.gather_nd -------------------------------------------------------------------------
+    *eager_and_jit("x-a-list", GATHER_ND_FN, "x",
+                   lambda i: dml.gather_nd([1.0, 2.0], i), i32(2, 1), error=ArgumentTypeError),
+    *eager_and_jit("float-indices", GATHER_ND_FN, "indices",
+                   lambda x, i: dml.gather_nd(x, i), f32(3), f32(2, 1),
+                   fragments=("integer dtype",)),
+    *eager_and_jit("0d-indices", GATHER_ND_FN, "indices.shape",
+                   lambda x, i: dml.gather_nd(x, i), f32(3), i32(),
+                   fragments=("indices[..., None]",)),
+    *eager_and_jit("tuple-longer-than-x", GATHER_ND_FN, "indices.shape[-1]",
+                   lambda x, i: dml.gather_nd(x, i), f32(3, 2), i32(4, 3),
+                   fragments=("at most 2",)),
+    *eager_and_jit("tuple-longer-than-x-after-the-batch", GATHER_ND_FN, "indices.shape[-1]",
+                   lambda x, i: dml.gather_nd(x, i, batch_dims=1), f32(3, 2), i32(3, 2)),
+    *eager_and_jit("batch-sizes-differ", GATHER_ND_FN, "indices.shape[:1]",
+                   lambda x, i: dml.gather_nd(x, i, batch_dims=1), f32(3, 2), i32(4, 1)),
+    *eager_and_jit("indices-too-few-dimensions-for-the-batch", GATHER_ND_FN, "indices.shape",
+                   lambda x, i: dml.gather_nd(x, i, batch_dims=1), f32(3, 2), i32(3)),
+    *eager_and_jit("batch_dims-negative", GATHER_ND_FN, "batch_dims",
+                   lambda x, i: dml.gather_nd(x, i, batch_dims=-1), f32(3, 2), i32(4, 1)),
+    *eager_and_jit("batch_dims-float", GATHER_ND_FN, "batch_dims",
+                   lambda x, i: dml.gather_nd(x, i, batch_dims=1.0), f32(3, 2), i32(3, 1)),
+    *row("batch_dims-traced", GATHER_ND_FN, "batch_dims",
+         traced(lambda b: dml.gather_nd(jnp.ones((3, 2)), jnp.zeros((3, 1), jnp.int32),
+                                        batch_dims=b), 1),
+         fragments=TRACED),
+    *eager_and_jit("empty-dimension", GATHER_ND_FN, "x.shape[0:1]",
+                   lambda x, i: dml.gather_nd(x, i), f32(0, 3), i32(2, 1),
+                   fragments=("nothing to gather",)),
+
     # --- dmljax.gather_elements -------------------------------------------------------------------
     *eager_and_jit("x-a-tuple", GATHER_ELEMENTS_FN, "x",
                    lambda i: dml.gather_elements((1.0, 2.0), i, axis=0), i32(2),
@@ -909,7 +1055,11 @@ def test_the_table_covers_every_operator_on_both_faces() -> None:
     ops = {case.op for case in TABLE}
     desc_ops = {operator.desc_type.__name__ for operator in dml.OPERATORS}
     functional_ops = _functional_ops()
-    assert functional_ops == {TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN, SCATTER_FN, SLICE1_FN}
+    assert functional_ops == {
+        f"dmljax.{operator.function.__name__}"
+        for operator in dml.OPERATORS
+        if operator.function is not None
+    }
     assert desc_ops <= ops
     assert functional_ops <= ops
     # Functional checks must fire while tracing, too.

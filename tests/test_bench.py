@@ -40,8 +40,9 @@ REPO = pathlib.Path(dmljax.__file__).parents[1]
 # --- The suite ------------------------------------------------------------------------------------
 
 
-# SLICE is lowered through SLICE1 (dml.slice1 is its functional face): SLICE1's cases time it.
-_BENCHED_AS = {"SLICE": "SLICE1"}
+# SLICE and GATHER_ND1 lower through SLICE1 and GATHER_ND (whose functional faces serve them):
+# those cases time them.
+_BENCHED_AS = {"SLICE": "SLICE1", "GATHER_ND1": "GATHER_ND"}
 
 
 def _registered_operators():

@@ -21,8 +21,6 @@ BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
 
 # The doc examples of DirectML features dmljax does not implement: the only ones skipped.
 UNIMPLEMENTED = {
-    "DML_OPERATOR_GATHER_ND",
-    "DML_OPERATOR_GATHER_ND1",
     "DML_OPERATOR_JOIN",
     "DML_OPERATOR_PADDING",
     "DML_OPERATOR_SCATTER_ND",
@@ -32,8 +30,12 @@ UNIMPLEMENTED = {
 }
 # The doc examples name SCATTER by its newer name.
 _DOC_NAME = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
-# SLICE has no functional face and runs through SLICE1's lowering: SLICE1's sweep covers it.
-_SWEPT_AS = {"DML_OPERATOR_SLICE": "DML_OPERATOR_SLICE1"}
+# SLICE and GATHER_ND1 have no functional face of their own: SLICE1's and GATHER_ND's sweeps
+# cover their lowerings.
+_SWEPT_AS = {
+    "DML_OPERATOR_SLICE": "DML_OPERATOR_SLICE1",
+    "DML_OPERATOR_GATHER_ND1": "DML_OPERATOR_GATHER_ND",
+}
 
 
 def _registered_operators():
@@ -79,7 +81,10 @@ def test_every_implemented_operator_and_the_strided_views_have_a_builder():
 def test_only_the_unimplemented_operators_are_skipped():
     without_builder = {e["op"] for e in doc_examples.entries()} - set(doc_examples.BUILDERS)
     assert without_builder == UNIMPLEMENTED
-    runnable = doc_examples.CHECKED_STATUSES | {doc_examples.REFUSED_STATUS}
+    runnable = doc_examples.CHECKED_STATUSES | {
+        doc_examples.REFUSED_STATUS,
+        doc_examples.SIZES_ONLY_STATUS,
+    }
     assert [e["id"] for e in BUILT if e["status"] not in runnable] == []
 
 
@@ -126,14 +131,19 @@ def test_a_wrong_functional_face_fails_with_its_name(monkeypatch):
     assert outcome.detail == "broken: RuntimeError: no buffer"
 
 
-def test_entries_without_a_builder_or_without_data_are_skipped():
+def test_entries_without_a_builder_are_skipped_and_sizes_only_ones_compile():
     outcome = doc_examples.check(doc_examples.entries("DML_OPERATOR_SPLIT")[0])
     assert outcome.passed is None
     assert outcome.detail == "no builder for this operator"
     shape_only = {**doc_examples.entry("tile-ex1"), "status": "shape-only"}
-    outcome = doc_examples.check(shape_only)
+    assert doc_examples.check(shape_only).passed is True
+    wrong_sizes = {**shape_only, "expected": {**shape_only["expected"], "sizes": [1, 1, 6, 8]}}
+    outcome = doc_examples.check(wrong_sizes)
+    assert outcome.passed is False
+    assert "output_tensor.sizes" in outcome.detail
+    outcome = doc_examples.check({**shape_only, "status": "unchecked"})
     assert outcome.passed is None
-    assert outcome.detail == "status shape-only has nothing to run"
+    assert outcome.detail == "status unchecked has nothing to run"
 
 
 def test_a_wrong_expected_output_fails_with_a_count():

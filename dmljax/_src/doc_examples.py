@@ -40,6 +40,7 @@ import jax
 import numpy as np
 
 import dmljax as dml
+from dmljax._src.doc_entries import Entry, tensor_desc_of, tensor_of
 from dmljax._src.text import describe_error
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "FUNCTIONAL_FACES",
     "PATH",
     "REFUSED_STATUS",
+    "SIZES_ONLY_STATUS",
     "DocExample",
     "Outcome",
     "build",
@@ -64,8 +66,9 @@ PATH = pathlib.Path(__file__).parent / "data" / "dml-doc-examples.json"
 # Examples that must give their expected output, and the status of those that must be refused.
 CHECKED_STATUSES = frozenset({"valid", "corrected", "encoded"})
 REFUSED_STATUS = "doc-as-written-invalid"
+# Examples of a size formula without data: their desc must compile, output sizes included.
+SIZES_ONLY_STATUS = "shape-only"
 
-Entry = Mapping[str, Any]
 DescBuilder = Callable[[Entry], Any]
 
 
@@ -85,17 +88,6 @@ def entry(example_id: str) -> Entry:
         if e["id"] == example_id:
             return e
     raise KeyError(f"no DirectML doc example has the id {example_id!r}")
-
-
-def tensor_of(tensor: Entry) -> np.ndarray:
-    """A ``{sizes, dtype, data}`` tensor of an entry as a NumPy array of its sizes."""
-    dtype = dml.DataType[tensor["dtype"]].dtype
-    return np.asarray(tensor["data"], dtype=dtype).reshape(tensor["sizes"])
-
-
-def tensor_desc_of(tensor: Entry) -> dml.TensorDesc:
-    """A ``{sizes, dtype, ...}`` tensor of an entry as a TensorDesc (its data unread)."""
-    return dml.TensorDesc(data_type=dml.DataType[tensor["dtype"]], sizes=tuple(tensor["sizes"]))
 
 
 def _tile(e: Entry) -> dml.TileOperatorDesc:
@@ -177,6 +169,8 @@ BUILDERS: dict[str, DescBuilder] = {
     "DML_OPERATOR_SLICE1": _slice1,
     "DML_OPERATOR_SLICE": _slice,
     "BUFFER_TENSOR_VIEW": _buffer_view,
+    # Operators that declare their builder next to their desc (Operator(doc_example=...)).
+    **{op.name: op.doc_example for op in dml.OPERATORS if op.doc_example is not None},
 }
 
 # The SCATTER page calls duplicate indices invalid, yet its example 1 writes index 3 twice
@@ -214,6 +208,11 @@ def _read_view(example: DocExample) -> jax.Array:
 # the documented output: the strided views are read by the function a port calls directly.
 FUNCTIONAL_FACES: dict[str, tuple[str, Callable[[DocExample], Any]]] = {
     "BUFFER_TENSOR_VIEW": ("dml.from_strided_buffer", _read_view),
+    **{
+        op.name: ("functional face", op.doc_example_face)
+        for op in dml.OPERATORS
+        if op.doc_example_face is not None
+    },
 }
 
 
@@ -270,18 +269,26 @@ def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcom
     :data:`FUNCTIONAL_FACES` if it has one, give exactly the expected output
     (values, sizes and dtype); an example the docs get wrong
     (``doc-as-written-invalid``) passes when building or compiling its desc
-    raises ``InvalidArgumentError``. Never raises.
+    raises ``InvalidArgumentError``; a size-formula example without data
+    (``shape-only``) passes when its desc, with the page's sizes, compiles.
+    Never raises.
     """
     builders = BUILDERS if builders is None else builders
     outcome = functools.partial(Outcome, e["id"], e["op"], e["status"])
     if e["op"] not in builders:
         return outcome(None, "no builder for this operator")
-    if e["status"] not in CHECKED_STATUSES | {REFUSED_STATUS}:
+    if e["status"] not in CHECKED_STATUSES | {REFUSED_STATUS, SIZES_ONLY_STATUS}:
         return outcome(None, f"status {e['status']} has nothing to run")
     try:
         with _x64_scope(e):
             if e["status"] == REFUSED_STATUS:
                 return _check_refused(e, builders, outcome)
+            if e["status"] == SIZES_ONLY_STATUS:
+                desc = builders[e["op"]](e)
+                dml.compile_operator(
+                    desc, feature_level=dml.FeatureLevel.LATEST, **COMPILE_OPTIONS.get(e["op"], {})
+                )
+                return outcome(True, "sizes only: the desc with the page's sizes compiles")
             example = build(e, builders)
             op = dml.compile_operator(
                 example.desc, feature_level=dml.FeatureLevel.LATEST, **example.options

@@ -19,7 +19,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from dmljax._src.arguments import as_array
 from dmljax._src.dtypes import x64_enabled
@@ -72,11 +71,33 @@ def as_index_array(indices: Any, *, op: str, field: str) -> jax.Array | np.ndarr
     return indices
 
 
-def _jax_index_dtype(dim: int) -> np.dtype[Any]:
-    return np.dtype(np.int32 if dim <= np.iinfo(np.int32).max else np.int64)
+Dims = int | tuple[int, ...]
+"""One dimension's size, or one per index component along the indices' last axis (ND ops)."""
 
 
-def _widened_signed(indices: jax.Array, dim: int) -> jax.Array:
+def _largest(dim: Dims) -> int:
+    return max(dim, default=0) if isinstance(dim, tuple) else dim
+
+
+def _jax_index_dtype(dim: Dims) -> np.dtype[Any]:
+    return np.dtype(np.int32 if _largest(dim) <= np.iinfo(np.int32).max else np.int64)
+
+
+def _each(dim: Dims, fn: Any) -> Any:
+    """``fn(d)`` of one dimension, or a tuple of ``fn(d)`` for each of a tuple."""
+    return tuple(fn(d) for d in dim) if isinstance(dim, tuple) else fn(dim)
+
+
+def _constant(values: Any, dtype: Any, ndim: int) -> jax.Array:
+    """``values`` as a constant of ``dtype``: a scalar, or a vector along the last of
+    ``ndim`` axes (shaped to broadcast without rank promotion)."""
+    constant = np.asarray(values, dtype=np.dtype(dtype))
+    if constant.ndim:
+        constant = constant.reshape((1,) * (ndim - 1) + constant.shape)
+    return jnp.asarray(constant)
+
+
+def _widened_signed(indices: jax.Array, dim: Dims) -> jax.Array:
     """Signed indices in a type that holds them and ``dim``, so ``i + dim`` cannot overflow."""
     wide = _jax_index_dtype(dim)
     # Not jnp.promote_types: it refuses to promote the 2- and 4-bit integer types.
@@ -85,37 +106,58 @@ def _widened_signed(indices: jax.Array, dim: int) -> jax.Array:
     return indices.astype(wide)
 
 
-def clamp_indices(indices: jax.Array, dim: int, *, wrap_negative: bool) -> jax.Array:
-    """Gather indices: wrap signed negatives (if allowed), then clamp to ``[0, dim - 1]``."""
-    index_dtype = _jax_index_dtype(dim)
-    last = max(dim - 1, 0)
-    if jnp.issubdtype(indices.dtype, jnp.unsignedinteger):
-        # Clamp in the unsigned type: converting first would turn 2**32 - 1 into -1.
-        if last < jnp.iinfo(indices.dtype).max:
-            indices = jnp.minimum(indices, jnp.asarray(last, indices.dtype))
-        return indices.astype(index_dtype)
-    wide = _widened_signed(indices, dim)
-    if wrap_negative:
-        wide = jnp.where(wide < 0, wide + jnp.asarray(dim, wide.dtype), wide)
-    wide = jnp.clip(wide, jnp.asarray(0, wide.dtype), jnp.asarray(last, wide.dtype))
-    return wide.astype(index_dtype)
+def _last_valid_unsigned(indices: jax.Array, dim: Dims) -> tuple[Any, bool]:
+    """The largest valid index of each dimension in the unsigned index type (the type's
+    largest value where the dimension is longer), and whether that clips anything."""
+    top = int(jnp.iinfo(indices.dtype).max)
+    last = _each(dim, lambda d: min(max(d - 1, 0), top))
+    return last, min(last if isinstance(last, tuple) else (last,), default=top) < top
 
 
-def drop_out_of_range_indices(indices: jax.Array, dim: int, *, wrap_negative: bool) -> jax.Array:
-    """Scatter indices: wrap signed negatives (if allowed); the out-of-range become ``dim``.
+def clamp_indices(indices: jax.Array, dim: Dims, *, wrap_negative: bool) -> jax.Array:
+    """Gather indices: wrap signed negatives (if allowed), then clamp to ``[0, dim - 1]``.
 
-    ``dim`` is out of range for every scatter mode that drops, so the update
-    at such an index is never written.
+    A tuple ``dim`` holds one size per component of the indices' last axis (the
+    index tuples of GATHER_ND), each component clamped into its own dimension.
     """
     index_dtype = _jax_index_dtype(dim)
     if jnp.issubdtype(indices.dtype, jnp.unsignedinteger):
-        if dim <= jnp.iinfo(indices.dtype).max:
-            limit = jnp.asarray(dim, indices.dtype)
-            indices = jnp.where(indices < limit, indices, limit)
+        # Clamp in the unsigned type: converting first would turn 2**32 - 1 into -1.
+        last, clips = _last_valid_unsigned(indices, dim)
+        if clips:
+            indices = jnp.minimum(indices, _constant(last, indices.dtype, indices.ndim))
         return indices.astype(index_dtype)
     wide = _widened_signed(indices, dim)
-    size = jnp.asarray(dim, wide.dtype)
     if wrap_negative:
-        wide = jnp.where(wide < 0, wide + size, wide)
-    in_range = (wide >= 0) & (wide < size)
-    return lax.select(in_range, wide, jnp.broadcast_to(size, wide.shape)).astype(index_dtype)
+        wide = jnp.where(wide < 0, wide + _constant(dim, wide.dtype, indices.ndim), wide)
+    last = _each(dim, lambda d: max(d - 1, 0))
+    wide = jnp.clip(wide, jnp.asarray(0, wide.dtype), _constant(last, wide.dtype, indices.ndim))
+    return wide.astype(index_dtype)
+
+
+def drop_out_of_range_indices(indices: jax.Array, dim: Dims, *, wrap_negative: bool) -> jax.Array:
+    """Scatter indices: wrap signed negatives (if allowed); the out-of-range become ``dim``.
+
+    ``dim`` is out of range for every scatter mode that drops, so the update
+    at such an index is never written. A tuple ``dim`` holds one size per
+    component of the indices' last axis (SCATTER_ND's index tuples): a tuple
+    with any component out of range is out of range, and its update dropped.
+    """
+    index_dtype = _jax_index_dtype(dim)
+    size = _constant(dim, index_dtype, indices.ndim)
+    if jnp.issubdtype(indices.dtype, jnp.unsignedinteger):
+        # Compare in the unsigned type, then convert: what the conversion would
+        # wrap to a negative number is out of range and replaced.
+        last, clips = _last_valid_unsigned(indices, dim)
+        if not clips:
+            return indices.astype(index_dtype)
+        out = indices > _constant(last, indices.dtype, indices.ndim)
+        if 0 in (dim if isinstance(dim, tuple) else (dim,)):  # nothing is in an empty axis
+            out = out | _constant(_each(dim, lambda d: d == 0), np.bool_, indices.ndim)
+        return jnp.where(out, size, indices.astype(index_dtype))
+    wide = _widened_signed(indices, dim)
+    wide_size = _constant(dim, wide.dtype, indices.ndim)
+    if wrap_negative:
+        wide = jnp.where(wide < 0, wide + wide_size, wide)
+    in_range = (wide >= 0) & (wide < wide_size)
+    return jnp.where(in_range, wide, wide_size).astype(index_dtype)

@@ -14,8 +14,10 @@ import numpy as np
 __all__ = [
     "gather",
     "gather_elements",
+    "gather_nd",
     "read_strided",
     "scatter",
+    "scatter_nd",
     "slice",
     "slice1",
     "take",
@@ -133,6 +135,71 @@ def scatter(
             continue
         target = (*c[:axis], v, *c[axis + 1 :])
         output[target] = _combine(reduction, output[target], updates[c])
+    return output
+
+
+def _tuple_value(
+    values: np.ndarray, dims: Sequence[int], *, wrap_negative: bool, clamp: bool
+) -> tuple[int, ...] | None:
+    """An index tuple, each coordinate wrapped (if allowed) and clamped into its dimension,
+    or, without ``clamp``, None when any coordinate is out of range."""
+    coordinates = []
+    for value, dim in zip(values, dims, strict=True):
+        v = int(value)
+        if wrap_negative and v < 0:
+            v += dim
+        if clamp:
+            v = min(max(v, 0), dim - 1)
+        elif not 0 <= v < dim:
+            return None
+        coordinates.append(v)
+    return tuple(coordinates)
+
+
+def gather_nd(
+    input: np.ndarray, indices: np.ndarray, *, batch_dims: int = 0, wrap_negative: bool = True
+) -> np.ndarray:
+    """GATHER_ND1: ``output[batch, ...] = input[batch, indices[batch, ...], ...]``.
+
+    ``indices[..., :]`` holds tuples of ``t`` coordinates into the input's
+    dimensions after the ``batch_dims`` shared leading ones; each picks the
+    block ``input[batch, tuple]`` of the remaining dimensions.
+    """
+    b, t = batch_dims, indices.shape[-1]
+    dims = input.shape[b : b + t]
+    block = input.shape[b + t :]
+    output = np.empty(indices.shape[:-1] + block, dtype=input.dtype)
+    for position in np.ndindex(*indices.shape[:-1]):
+        source = _tuple_value(indices[position], dims, wrap_negative=wrap_negative, clamp=True)
+        assert source is not None
+        output[position] = input[position[:b] + source]
+    return output
+
+
+def scatter_nd(
+    input: np.ndarray,
+    indices: np.ndarray,
+    updates: np.ndarray,
+    *,
+    wrap_negative: bool = True,
+    reduction: str = "none",
+) -> np.ndarray:
+    """SCATTER_ND: ``output = input; output[indices[...]] = updates[...]``.
+
+    Each index tuple ``indices[p, :]`` addresses the block ``output[tuple]``,
+    which ``updates[p]`` replaces (or, with a reduction, is combined into),
+    tuple by tuple in row-major order, so that the last of duplicates wins; a
+    tuple with any coordinate out of range is dropped.
+    """
+    output = input.copy()
+    t = indices.shape[-1]
+    for position in np.ndindex(*indices.shape[:-1]):
+        target = _tuple_value(
+            indices[position], input.shape[:t], wrap_negative=wrap_negative, clamp=False
+        )
+        if target is None:
+            continue
+        output[target] = _combine(reduction, output[target], updates[position])
     return output
 
 

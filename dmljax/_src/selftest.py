@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -30,77 +29,18 @@ import numpy as np
 
 import dmljax as dml
 from dmljax._src import doc_examples, reference
+from dmljax._src.sweeps import (
+    DATA_DTYPES,
+    INDEX_DTYPES as _INDEX_DTYPES,
+    SweepCase,
+    draw_indices as _indices,
+    draw_shape as _shape,
+    draw_values as _values,
+    label as _name,
+)
 from dmljax._src.text import describe_device, describe_error, format_table
 
 __all__ = ["DATA_DTYPES", "SWEEPS", "CheckResult", "SweepCase", "check_sweep_case", "selftest"]
-
-
-@dataclasses.dataclass(frozen=True)
-class SweepCase:
-    """One random draw of an operator, checked against the reference.
-
-    Attributes:
-        label: what was drawn, e.g. ``"float16[2,3] repeats (1,2)"``.
-        fn: the dmljax call, a function of the arrays only.
-        batch: two or more argument tuples of equal shapes and dtypes (the
-            ``vmap`` batch); each is also checked on its own.
-        expected: the reference output for each argument tuple.
-        linear_argnums: the operands ``fn`` is jointly linear in (its data,
-            not its indices); their derivatives are checked when all are floating.
-    """
-
-    label: str
-    fn: Callable[..., jax.Array]
-    batch: tuple[tuple[np.ndarray, ...], ...]
-    expected: tuple[np.ndarray, ...]
-    linear_argnums: tuple[int, ...]
-
-
-# The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.
-DATA_DTYPES = tuple(
-    np.dtype(t)
-    for t in (
-        np.float32,
-        np.float16,
-        jnp.bfloat16,
-        np.int32,
-        np.int8,
-        np.uint8,
-        np.uint32,
-        np.bool_,
-    )
-)
-_INDEX_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint8, np.uint32))
-
-
-def _values(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
-    """Distinct (where they fit) small integers: exact in every floating dtype, bfloat16 too."""
-    if dtype == np.bool_:
-        return rng.integers(0, 2, size=shape).astype(np.bool_)
-    info_low = 0 if dtype.kind in "ub" else -100
-    pool = np.arange(info_low, info_low + 201)
-    count = math.prod(shape)
-    return rng.choice(pool, size=count, replace=count > pool.size).astype(dtype).reshape(shape)
-
-
-def _indices(
-    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], dim: int
-) -> np.ndarray:
-    """Indices in, below and above ``[0, dim)``, and each type's extremes now and then."""
-    info = np.iinfo(dtype)
-    low, high = max(-2 * dim - 1, int(info.min)), min(2 * dim + 1, int(info.max))
-    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
-    extremes = rng.random(shape) < 0.1
-    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
-    return values
-
-
-def _shape(rng: np.random.Generator, rank: int, low: int, high: int) -> tuple[int, ...]:
-    return tuple(int(s) for s in rng.integers(low, high, size=rank, endpoint=True))
-
-
-def _name(shape: Sequence[int], dtype: np.dtype[Any]) -> str:
-    return f"{dtype.name}[{','.join(map(str, shape))}]"
 
 
 def tile_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
@@ -300,6 +240,8 @@ SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
     "DML_OPERATOR_GATHER_ELEMENTS": gather_elements_sweep,
     "DML_OPERATOR_SCATTER": scatter_sweep,
     "DML_OPERATOR_SLICE1": slice1_sweep,
+    # Operators that declare their sweep next to their desc (Operator(sweep=...)).
+    **{op.name: op.sweep for op in dml.OPERATORS if op.sweep is not None},
 }
 
 

@@ -286,6 +286,8 @@ _STATUS: dict[str, str] = {
     "encoded": "The page writes the values as letters; here they are numbers.",
     doc_examples.REFUSED_STATUS: "As printed on the DirectML page, this example breaks the "
     "page's own rules, and dmljax refuses it, as DirectML's validation must.",
+    doc_examples.SIZES_ONLY_STATUS: "A size formula, without data: the desc with the "
+    "page's sizes must compile.",
 }
 
 
@@ -329,7 +331,11 @@ class DocExamples(SphinxDirective):
         return out
 
     def _render(self, e: doc_examples.Entry) -> list[nodes.Node]:
-        if e["status"] not in doc_examples.CHECKED_STATUSES | {doc_examples.REFUSED_STATUS}:
+        shown = doc_examples.CHECKED_STATUSES | {
+            doc_examples.REFUSED_STATUS,
+            doc_examples.SIZES_ONLY_STATUS,
+        }
+        if e["status"] not in shown:
             return []
         out = self._header(e)
         with _x64_scope(e):
@@ -337,6 +343,8 @@ class DocExamples(SphinxDirective):
                 out += self._render_view(e)
             elif e["status"] == doc_examples.REFUSED_STATUS:
                 out += self._render_refused(e)
+            elif e["status"] == doc_examples.SIZES_ONLY_STATUS:
+                out += self._render_sizes_only(e)
             else:
                 out += self._render_run(e)
         return out
@@ -389,6 +397,17 @@ class DocExamples(SphinxDirective):
             out.append(_code(str(error), "text"))
             return out
         self._warn(f"{e['id']}: dmljax accepts an example the DirectML page gets wrong")
+        return out
+
+    def _render_sizes_only(self, e: doc_examples.Entry) -> list[nodes.Node]:
+        desc = BUILDERS[e["op"]](e)
+        out: list[nodes.Node] = [_code(desc_code(desc) + "\ndml.compile_operator(desc)")]
+        try:
+            dml.compile_operator(desc)
+        except dml.errors.InvalidArgumentError as error:
+            self._warn(f"{e['id']}: dmljax refuses the page's sizes: {error}")
+            return out
+        out.append(_para("dmljax accepts these sizes when this page is built."))
         return out
 
     def _render_view(self, e: doc_examples.Entry) -> list[nodes.Node]:

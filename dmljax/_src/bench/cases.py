@@ -440,6 +440,8 @@ OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
     scatter_cases,
     slice1_cases,
     strided_cases,
+    # Operators that declare their cases next to their desc (Operator(bench=...)).
+    *(op.bench for op in dml.OPERATORS if op.bench is not None),
 )
 
 

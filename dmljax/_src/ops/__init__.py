@@ -7,6 +7,8 @@ and one line below.
 from dmljax._src.operator import Operator
 from dmljax._src.ops.gather import GATHER
 from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
+from dmljax._src.ops.gather_nd import GATHER_ND
+from dmljax._src.ops.gather_nd1 import GATHER_ND1
 from dmljax._src.ops.scatter import SCATTER
 from dmljax._src.ops.slice import SLICE
 from dmljax._src.ops.slice1 import SLICE1
@@ -14,5 +16,14 @@ from dmljax._src.ops.tile import TILE
 
 __all__ = ["OPERATORS"]
 
-OPERATORS: tuple[Operator, ...] = (TILE, GATHER, GATHER_ELEMENTS, SCATTER, SLICE1, SLICE)
+OPERATORS: tuple[Operator, ...] = (
+    TILE,
+    GATHER,
+    GATHER_ELEMENTS,
+    SCATTER,
+    SLICE1,
+    SLICE,
+    GATHER_ND,
+    GATHER_ND1,
+)
 """Every operator dmljax implements, in the order the docs list them."""

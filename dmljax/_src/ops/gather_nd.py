@@ -1,0 +1,353 @@
+"""GATHER_ND: ``DML_GATHER_ND_OPERATOR_DESC`` and :func:`dmljax.gather_nd`.
+
+``output[b, p, rest] = input[b, indices[b, p, :], rest]``: each index tuple
+(the indices' last dimension, ``t`` coordinates) picks a whole block of the
+input, ``input.shape[batch + t:]`` (ONNX ``GatherND``, ``tf.gather_nd``). The
+output sizes are ``indices[:-1] ++ input[batch + t:]`` over the meaningful
+dimensions, right-aligned. GATHER_ND has no batch dimensions; GATHER_ND1
+(:mod:`dmljax._src.ops.gather_nd1`) adds them, and this module's lowering and
+functional face serve both.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src.arguments import static_int
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.doc_entries import Entry, tensor_desc_of
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.indices import clamp_indices, wraps_negative_indices
+from dmljax._src.ops import nd
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = ["GATHER_ND", "GatherNdOperatorDesc", "gather_nd", "gather_nd_lowering"]
+
+_FUNCTION = "dmljax.gather_nd"
+
+
+class GatherNdOperatorDesc(contract.OperatorDesc):
+    """``DML_GATHER_ND_OPERATOR_DESC``: blocks of the input picked by index tuples.
+
+    The rules (checked by :func:`dmljax.compile_operator`): the three tensors
+    have the same DimensionCount ``N``; ``input_dimension_count`` and
+    ``indices_dimension_count`` in ``[1, N]`` count the meaningful trailing
+    dimensions, the others being 1; the indices' last size ``t`` (the tuple
+    length) is at most ``input_dimension_count``; the output sizes are the
+    meaningful ``indices[:-1] ++ input[t:]`` right-aligned to ``N``; the output
+    has the input's data type.
+
+    Indices: signed negatives count from the end of their dimension from FL 3_0;
+    each out-of-range coordinate clamps into its dimension. FL 2_1: 4-D 8- to
+    32-bit data with UINT32 indices; 3_0: 1 to 8 dimensions, INT32/INT64/UINT32/
+    UINT64 indices; 4_1: 64-bit data.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> f32, u32 = dml.DataType.FLOAT32, dml.DataType.UINT32
+    >>> desc = dml.GatherNdOperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=f32, sizes=(2, 2)),
+    ...     indices_tensor=dml.TensorDesc(data_type=u32, sizes=(2, 1)),
+    ...     output_tensor=dml.TensorDesc(data_type=f32, sizes=(2, 2)),
+    ...     input_dimension_count=2, indices_dimension_count=2)
+    >>> x = jnp.array([[0.0, 1.0], [2.0, 3.0]])
+    >>> dml.compile_operator(desc)(x, jnp.array([[1], [0]], jnp.uint32))
+    Array([[2., 3.],
+           [0., 1.]], dtype=float32)
+    """
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    indices_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    input_dimension_count: int = contract.attribute(static_int)
+    indices_dimension_count: int = contract.attribute(static_int)
+
+
+_GATHER_ND_SUPPORT = fl.indexed_bands()
+
+
+def desc_layout(desc: Any) -> nd.DescLayout:
+    """The checked layout of a GATHER_ND or GATHER_ND1 desc."""
+    return nd.check_desc(
+        desc.input_tensor,
+        desc.indices_tensor,
+        desc.input_dimension_count,
+        desc.indices_dimension_count,
+        getattr(desc, "batch_dimension_count", 0),
+        op=type(desc).__name__,
+        block_field="output_tensor",
+    )
+
+
+def gather_nd_rules(desc: Any, level: FL) -> None:
+    """The rules of GATHER_ND and GATHER_ND1 beyond the support table."""
+    del level
+    desc_layout(desc)
+
+
+def gather_nd_output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+    """The output sizes of GATHER_ND and GATHER_ND1, and why."""
+    sizes = nd.block_sizes(desc_layout(desc), desc.input_tensor.dimension_count)
+    return sizes, "indices[:-1] ++ input[batch + t:] of the meaningful sizes, right-aligned"
+
+
+def gather_nd_lowering(
+    x: jax.Array, indices: jax.Array, *, batch: int, wrap_negative: bool
+) -> jax.Array:
+    """The one implementation of GATHER_ND(1): ``indices.shape[:-1] + x.shape[batch + t:]``."""
+    t = indices.shape[-1]
+    starts = clamp_indices(indices, tuple(x.shape[batch : batch + t]), wrap_negative=wrap_negative)
+    # The indices are already in range; CLIP keeps every read inside the operand
+    # whatever happens, and the gradient is a scatter-add over the same tuples.
+    return lax.gather(
+        x,
+        starts,
+        nd.gather_dimension_numbers(x.ndim, indices.ndim, batch, t),
+        (1,) * (batch + t) + tuple(x.shape[batch + t :]),
+        mode=lax.GatherScatterMode.CLIP,
+    )
+
+
+def _desc_lowering(
+    x: jax.Array,
+    indices: jax.Array,
+    *,
+    layout: nd.DescLayout,
+    output_sizes: tuple[int, ...],
+    wrap_negative: bool,
+) -> jax.Array:
+    gathered = gather_nd_lowering(
+        x.reshape(layout.input),
+        indices.reshape(layout.indices),
+        batch=layout.batch,
+        wrap_negative=wrap_negative,
+    )
+    return gathered.reshape(output_sizes)
+
+
+def lower_gather_nd(desc: Any, options: contract.LoweringOptions) -> Any:
+    """The lowering of a GATHER_ND or GATHER_ND1 desc."""
+    return functools.partial(
+        _desc_lowering,
+        layout=desc_layout(desc),
+        output_sizes=desc.output_tensor.sizes,
+        wrap_negative=wraps_negative_indices(options.feature_level),
+    )
+
+
+def gather_nd(x: ArrayLike, indices: ArrayLike, *, batch_dims: int = 0) -> jax.Array:
+    """Blocks of ``x`` picked by the index tuples in ``indices`` (DirectML GATHER_ND1).
+
+    The functional face of :class:`GatherNdOperatorDesc` and
+    :class:`GatherNd1OperatorDesc`, like ONNX ``GatherND`` and ``tf.gather_nd``:
+    ``indices[..., :]`` holds tuples of ``t = indices.shape[-1]`` coordinates into
+    the dimensions of ``x`` after the first ``batch_dims``, and each tuple picks
+    the block ``x[b, i0, ..., it-1]`` of shape ``x.shape[batch_dims + t:]``.
+    ``t = 1`` is a row lookup (``x[indices[..., 0]]``); ``t = x.ndim`` picks
+    points; ``t = 0`` picks the whole (batch of the) tensor. DirectML's index
+    rules apply: negative coordinates of a signed type count from the end of
+    their dimension, out-of-range ones clamp into it.
+
+    Args:
+        x: the array to gather from (any dtype).
+        indices: integer index tuples of any width, of at least
+            ``batch_dims + 1`` dimensions; the last holds the tuples.
+        batch_dims: a static count of leading dimensions that ``x`` and
+            ``indices`` share: tuple ``indices[b, ...]`` reads from ``x[b]``.
+
+    Returns:
+        An array of shape ``indices.shape[:-1] + x.shape[batch_dims + t:]``.
+
+    Raises:
+        InvalidArgumentError: float or bool indices, tuples longer than
+            ``x.ndim - batch_dims``, batch sizes that differ, a negative or
+            traced ``batch_dims``, or index tuples into an empty dimension.
+
+    Differentiable with respect to ``x`` (the gradient adds up the cotangents of
+    repeated tuples), and usable under :func:`jax.jit` and :func:`jax.vmap`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> x = jnp.arange(12).reshape(3, 4)
+    >>> dml.gather_nd(x, jnp.array([[2], [-1], [0]]))  # rows
+    Array([[ 8,  9, 10, 11],
+           [ 8,  9, 10, 11],
+           [ 0,  1,  2,  3]], dtype=int32)
+    >>> dml.gather_nd(x, jnp.array([[0, 1], [2, 9]]))  # points; 9 clamps to 3
+    Array([ 1, 11], dtype=int32)
+    >>> dml.gather_nd(x, jnp.array([[[1]], [[3]], [[0]]]), batch_dims=1)  # x[b, i[b]]
+    Array([[1],
+           [7],
+           [8]], dtype=int32)
+    """
+    return _GATHER_ND_FACE.call(x, indices, batch_dims)
+
+
+def _checked_gather_nd(x: jax.Array, indices: jax.Array, batch_dims: int) -> jax.Array:
+    """:func:`gather_nd`'s checks, while tracing, then the lowering."""
+    nd.check_index_tuples(x.shape, indices.shape, batch_dims, op=_FUNCTION)
+    t = indices.shape[-1]
+    addressed = x.shape[batch_dims : batch_dims + t]
+    if 0 in addressed and np.prod(indices.shape[:-1], dtype=np.int64) > 0:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            f"x.shape[{batch_dims}:{batch_dims + t}]",
+            "no zero when there are index tuples (there is nothing to gather)",
+            f"{tuple(addressed)} (x has shape {tuple(x.shape)})",
+        )
+    return gather_nd_lowering(x, indices, batch=batch_dims, wrap_negative=True)
+
+
+_GATHER_ND_FACE = contract.FunctionalFace(
+    gather_nd,
+    _checked_gather_nd,
+    contract.Data("x"),
+    contract.Indices("indices"),
+    contract.Int("batch_dims"),
+)
+
+
+# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
+
+
+def gather_nd_doc_example(e: Entry) -> Any:
+    """The desc of a GATHER_ND or GATHER_ND1 doc example (GATHER_ND1 when it has a batch)."""
+    from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc  # the ND1 module imports this
+
+    attrs = e["attrs"]
+    fields: dict[str, Any] = dict(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        input_dimension_count=attrs["InputDimensionCount"],
+        indices_dimension_count=attrs["IndicesDimensionCount"],
+    )
+    if "BatchDimensionCount" in attrs:
+        return GatherNd1OperatorDesc(**fields, batch_dimension_count=attrs["BatchDimensionCount"])
+    return GatherNdOperatorDesc(**fields)
+
+
+def gather_nd_doc_example_face(example: Any) -> jax.Array:
+    """A doc example through :func:`gather_nd` on the meaningful dimensions."""
+    layout = desc_layout(example.desc)
+    x, indices = example.inputs
+    out = gather_nd(
+        x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
+    )
+    return out.reshape(example.expected.shape)
+
+
+def gather_nd_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> Any:
+    """``dml.gather_nd`` of rank 1 to 4, tuples of length 0 to rank, 0 to 2 batch dims."""
+    shape = sweeps.draw_shape(rng, int(rng.integers(1, 4, endpoint=True)), 1, 3)
+    batch_dims = int(rng.integers(0, min(2, len(shape) - 1), endpoint=True))
+    t = int(rng.integers(0, len(shape) - batch_dims, endpoint=True))
+    positions = sweeps.draw_shape(rng, int(rng.integers(0, 2, endpoint=True)), 0, 3)
+    index_shape = (*shape[:batch_dims], *positions, t)
+    index_dtype = sweeps.INDEX_DTYPES[rng.integers(len(sweeps.INDEX_DTYPES))]
+    smallest = min(shape[batch_dims : batch_dims + t], default=1)
+    args = tuple(
+        (
+            sweeps.draw_values(rng, shape, dtype),
+            sweeps.draw_indices(rng, index_shape, index_dtype, smallest),
+        )
+        for _ in range(batch)
+    )
+    return sweeps.SweepCase(
+        label=f"{sweeps.label(shape, dtype)} indices {sweeps.label(index_shape, index_dtype)} "
+        f"batch_dims {batch_dims}",
+        fn=lambda x, i: gather_nd(x, i, batch_dims=batch_dims),
+        batch=args,
+        expected=tuple(reference.gather_nd(x, i, batch_dims=batch_dims) for x, i in args),
+        linear_argnums=(0,),
+    )
+
+
+def _table_and_ids(key: jax.Array, quick: bool, t: int) -> tuple[jax.Array, jax.Array]:
+    """A 2^20x256 f32 table (1 GiB; 2^14x64 quick) and 2^20 (2^12) random index tuples."""
+    rows, width, picked = (2**14, 64, 2**12) if quick else (2**20, 256, 2**20)
+    x_key, index_key = jax.random.split(key)
+    shape = (rows, width)
+    x = jax.random.normal(x_key, shape, jnp.float32)
+    bounds = jnp.asarray(shape[:t], jnp.int32).reshape(1, t)
+    ids = jax.random.randint(index_key, (picked, t), 0, bounds, jnp.int32)
+    return x, ids
+
+
+def gather_nd_bench() -> list[Case | EagerCase]:
+    """A row lookup (k = 1) against ``x[idx[:, 0]]`` and a point gather (k = 2) against
+    ``x[tuple(idx.T)]``, 2^20 tuples into a 2^20x256 f32 table."""
+
+    def rows_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
+        return x[idx[:, 0]]
+
+    def points_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
+        return x[tuple(idx.T)]
+
+    def moved(fn: Any) -> Any:
+        def bytes_moved(args: Any) -> int:
+            out = jax.eval_shape(fn, *args)
+            return 2 * out.size * out.dtype.itemsize + args[1].nbytes
+
+        return bytes_moved
+
+    return [
+        Case(
+            name="gather_nd rows",
+            operator="GATHER_ND",
+            make_args=lambda key, quick: _table_and_ids(key, quick, 1),
+            dmljax_fn=gather_nd,
+            jnp_fn=rows_jnp,
+            bytes_moved=moved(rows_jnp),
+            min_pct_of_copy=85.0,
+        ),
+        Case(
+            name="gather_nd points",
+            operator="GATHER_ND",
+            make_args=lambda key, quick: _table_and_ids(key, quick, 2),
+            dmljax_fn=gather_nd,
+            jnp_fn=points_jnp,
+            bytes_moved=moved(points_jnp),
+        ),
+        EagerCase(
+            name="gather_nd eager",
+            operator="GATHER_ND",
+            desc=lambda x, idx: GatherNdOperatorDesc(
+                input_tensor=TensorDesc.from_array(x),
+                indices_tensor=TensorDesc.from_array(idx),
+                output_tensor=TensorDesc.from_array(x[:4]),
+                input_dimension_count=2,
+                indices_dimension_count=2,
+            ),
+            functional=gather_nd,
+            jnp_fn=rows_jnp,
+            make_args=lambda key: (
+                jax.random.normal(key, (8, 8), jnp.float32),
+                jax.random.randint(key, (4, 1), 0, 8, jnp.int32),
+            ),
+        ),
+    ]
+
+
+GATHER_ND = contract.Operator(
+    "DML_OPERATOR_GATHER_ND",
+    GatherNdOperatorDesc,
+    support=_GATHER_ND_SUPPORT,
+    same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
+    rules=gather_nd_rules,
+    output_sizes=gather_nd_output_sizes,
+    lower=lower_gather_nd,
+    face=_GATHER_ND_FACE,
+    doc_example=gather_nd_doc_example,
+    doc_example_face=gather_nd_doc_example_face,
+    sweep=gather_nd_sweep,
+    bench=gather_nd_bench,
+)

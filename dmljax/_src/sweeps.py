@@ -1,0 +1,100 @@
+"""What a selftest sweep draws: :class:`SweepCase` and the random draws it is made of.
+
+Each operator module declares its sweep, ``(rng, dtype) -> SweepCase``, from
+these draws (``Operator(sweep=...)``); ``python -m dmljax selftest`` and the
+tests run it (:func:`dmljax._src.selftest.check_sweep_case`). Nothing here
+imports dmljax, so an operator module can.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+__all__ = [
+    "DATA_DTYPES",
+    "INDEX_DTYPES",
+    "SweepCase",
+    "draw_indices",
+    "draw_shape",
+    "draw_values",
+    "label",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepCase:
+    """One random draw of an operator, checked against the reference.
+
+    Attributes:
+        label: what was drawn, e.g. ``"float16[2,3] repeats (1,2)"``.
+        fn: the dmljax call, a function of the arrays only.
+        batch: two or more argument tuples of equal shapes and dtypes (the
+            ``vmap`` batch); each is also checked on its own.
+        expected: the reference output for each argument tuple.
+        linear_argnums: the operands ``fn`` is jointly linear in (its data,
+            not its indices); their derivatives are checked when all are floating.
+    """
+
+    label: str
+    fn: Callable[..., jax.Array]
+    batch: tuple[tuple[np.ndarray, ...], ...]
+    expected: tuple[np.ndarray, ...]
+    linear_argnums: tuple[int, ...]
+
+
+# The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.
+DATA_DTYPES = tuple(
+    np.dtype(t)
+    for t in (
+        np.float32,
+        np.float16,
+        jnp.bfloat16,
+        np.int32,
+        np.int8,
+        np.uint8,
+        np.uint32,
+        np.bool_,
+    )
+)
+INDEX_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint8, np.uint32))
+
+
+def draw_values(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any]
+) -> np.ndarray:
+    """Distinct (where they fit) small integers: exact in every floating dtype, bfloat16 too."""
+    if dtype == np.bool_:
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    info_low = 0 if dtype.kind in "ub" else -100
+    pool = np.arange(info_low, info_low + 201)
+    count = math.prod(shape)
+    return rng.choice(pool, size=count, replace=count > pool.size).astype(dtype).reshape(shape)
+
+
+def draw_indices(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], dim: int
+) -> np.ndarray:
+    """Indices in, below and above ``[0, dim)``, and each type's extremes now and then."""
+    info = np.iinfo(dtype)
+    low, high = max(-2 * dim - 1, int(info.min)), min(2 * dim + 1, int(info.max))
+    values = rng.integers(low, high, size=shape, endpoint=True).astype(dtype)
+    extremes = rng.random(shape) < 0.1
+    values[extremes] = rng.choice(np.array([info.min, info.max], dtype), size=int(extremes.sum()))
+    return values
+
+
+def draw_shape(rng: np.random.Generator, rank: int, low: int, high: int) -> tuple[int, ...]:
+    """``rank`` sizes, each in ``[low, high]``."""
+    return tuple(int(s) for s in rng.integers(low, high, size=rank, endpoint=True))
+
+
+def label(shape: Sequence[int], dtype: np.dtype[Any]) -> str:
+    """``float32[2,3]``: an array as sweep labels and errors name it."""
+    return f"{dtype.name}[{','.join(map(str, shape))}]"

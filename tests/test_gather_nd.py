@@ -1,0 +1,483 @@
+"""GATHER_ND and GATHER_ND1: their descs and dml.gather_nd."""
+
+import math
+from typing import Any
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import doc_examples, reference
+from dmljax._src.bench.hlo import kernel_count
+from dmljax._src.ops import gather_nd as gather_nd_module
+from dmljax._src.rules import right_align
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def nd_desc(
+    input_sizes=(3, 2),
+    indices_sizes=(4, 1),
+    output_sizes=(4, 2),
+    input_dimension_count=2,
+    indices_dimension_count=2,
+    batch_dimension_count=None,
+    data_type=T.FLOAT32,
+    index_type=T.UINT32,
+    output_data_type=None,
+):
+    fields: dict[str, Any] = dict(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
+        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
+        input_dimension_count=input_dimension_count,
+        indices_dimension_count=indices_dimension_count,
+    )
+    if batch_dimension_count is None:
+        return dml.GatherNdOperatorDesc(**fields)
+    return dml.GatherNd1OperatorDesc(**fields, batch_dimension_count=batch_dimension_count)
+
+
+# --- The DirectML doc examples ---------------------------------------------------------------
+
+
+EXAMPLES = [
+    e
+    for op in ("DML_OPERATOR_GATHER_ND", "DML_OPERATOR_GATHER_ND1")
+    for e in doc_examples.entries(op)
+]
+
+
+@pytest.mark.parametrize("entry", EXAMPLES, ids=lambda e: e["id"])
+def test_doc_examples_on_both_faces(entry):
+    desc = doc_examples.BUILDERS[entry["op"]](entry)
+    assert type(desc).__name__ == (
+        "GatherNd1OperatorDesc" if entry["op"].endswith("ND1") else "GatherNdOperatorDesc"
+    )
+    if entry["status"] == doc_examples.SIZES_ONLY_STATUS:
+        # The pages' size formula: input {3,4,5,6,7}, 3-tuples in a {1,2} array -> {1,1,2,6,7}.
+        op = dml.compile_operator(desc)
+        shapes = [
+            jax.ShapeDtypeStruct(t.sizes, t.dtype) for t in (desc.input_tensor, desc.indices_tensor)
+        ]
+        assert jax.eval_shape(op, *shapes).shape == (1, 1, 2, 6, 7) == desc.output_tensor.sizes
+        return
+    example = doc_examples.build(entry)
+    x, indices = example.inputs
+    np.testing.assert_array_equal(dml.compile_operator(desc)(x, indices), example.expected)
+    layout = gather_nd_module.desc_layout(desc)
+    functional = dml.gather_nd(
+        x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
+    )
+    np.testing.assert_array_equal(np.asarray(functional).reshape(example.expected.shape),
+                                  example.expected)  # fmt: skip
+    reference_out = reference.gather_nd(
+        x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
+    )
+    np.testing.assert_array_equal(reference_out.reshape(example.expected.shape), example.expected)
+
+
+def test_the_pages_prose_size_formula_is_refused():
+    # The prose takes input[(N - t)..] = {5,6,7}; the worked result {1,1,2,6,7} is right.
+    prose = nd_desc(
+        input_sizes=(3, 4, 5, 6, 7), indices_sizes=(1, 1, 1, 2, 3), output_sizes=(1, 2, 5, 6, 7),
+        input_dimension_count=5, indices_dimension_count=3,
+    )  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match=r"\(1, 1, 2, 6, 7\)") as e:
+        dml.compile_operator(prose)
+    assert e.value.field == "output_tensor.sizes"
+
+
+# --- Every rule -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"input_dimension_count": 0}, "input_dimension_count", r"in \[1, 2\]"),
+        ({"input_dimension_count": 3}, "input_dimension_count", r"in \[1, 2\]"),
+        ({"indices_dimension_count": 0}, "indices_dimension_count", r"in \[1, 2\]"),
+        ({"indices_dimension_count": 3}, "indices_dimension_count", r"in \[1, 2\]"),
+        ({"input_dimension_count": 1}, "input_tensor.sizes", "1 in the first 1"),
+        ({"indices_dimension_count": 1}, "indices_tensor.sizes", "1 in the first 1"),
+        (
+            {"indices_sizes": (4, 3), "output_sizes": (1, 4)},
+            "indices_tensor.sizes[1]",
+            "at most 2",
+        ),
+        ({"output_sizes": (4, 3)}, "output_tensor.sizes", r"\(4, 2\)"),
+        ({"output_sizes": (1, 4, 2)}, "output_tensor.sizes", "2 dimensions long"),
+        ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
+        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of INT64, INT32"),
+        ({"index_type": T.INT16}, "indices_tensor.data_type", "one of"),
+        (
+            {
+                "input_sizes": (2, 3, 4),
+                "indices_sizes": (5, 2, 1),
+                "output_sizes": (2, 3, 4),
+                "input_dimension_count": 3,
+                "indices_dimension_count": 3,
+            },
+            "indices_dimension_count",
+            "dropping leading 1s only",
+        ),
+        # GATHER_ND1
+        (
+            {"indices_sizes": (4, 1), "batch_dimension_count": 2},
+            "batch_dimension_count",
+            r"in \[0, 1\]",
+        ),
+        (
+            {"input_sizes": (3, 2), "indices_sizes": (4, 1), "batch_dimension_count": 1},
+            "indices_tensor.sizes",
+            r"batch sizes \(3,\)",
+        ),
+        (
+            {
+                "input_sizes": (4, 2),
+                "indices_sizes": (4, 2),
+                "output_sizes": (1, 4),
+                "batch_dimension_count": 1,
+            },
+            "indices_tensor.sizes[1]",
+            "at most 1",
+        ),
+    ],
+)
+def test_rule_violations_name_the_field(kwargs, field, fragment):
+    desc = nd_desc(**kwargs)
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(desc)
+    assert e.value.field == field
+    assert e.value.op == type(desc).__name__
+
+
+# The support tables of the two pages, restated per band (ranks, data types, index types); the
+# pages stop at FL 3_0, and the feature-level history adds 64-bit data at FL 4_1.
+_FLOATS = {T.FLOAT32, T.FLOAT16}
+_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
+_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
+_SUPPORT = {
+    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
+    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
+    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
+}
+
+
+@pytest.mark.parametrize("batch", [None, 0])
+@pytest.mark.parametrize("level", [FL.FL_2_0, *_SUPPORT])
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_per_feature_level(batch, level, data_type):
+    introduced = FL.FL_2_1 if batch is None else FL.FL_3_0
+    desc = nd_desc(
+        input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 4, 1), output_sizes=(1, 1, 4, 2),
+        batch_dimension_count=batch, data_type=data_type,
+    )  # fmt: skip
+    with jax.enable_x64(True):
+        if level < introduced:
+            with pytest.raises(InvalidArgumentError, match=f"introduced at {introduced}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "feature_level"
+        elif data_type in _SUPPORT[level][1]:
+            x = helpers.random_array(np.random.default_rng(0), (1, 1, 3, 2), data_type.dtype)
+            indices = np.array([2, 0, 1, 2], np.uint32).reshape(1, 1, 4, 1)
+            np.testing.assert_array_equal(
+                dml.compile_operator(desc, feature_level=level)(x, indices), x[:, :, [2, 0, 1, 2]]
+            )
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "input_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(_SUPPORT))
+@pytest.mark.parametrize("index_type", sorted(_INDICES))
+def test_index_types_per_feature_level(level, index_type):
+    desc = nd_desc(
+        input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 4, 1), output_sizes=(1, 1, 4, 2),
+        index_type=index_type,
+    )  # fmt: skip
+    with jax.enable_x64(True):
+        if index_type in _SUPPORT[level][2]:
+            dml.compile_operator(desc, feature_level=level)
+        else:
+            with pytest.raises(InvalidArgumentError, match="supported from FL_3_0") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "indices_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(_SUPPORT))
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_ranks_per_feature_level(level, rank):
+    (low, high), _, _ = _SUPPORT[level]
+    # Five rows of one dimension, read back to front (one point when rank 1 leaves no room
+    # for positions).
+    count = 5 if rank > 1 else 1
+    input_sizes = (1,) * (rank - 1) + (5,)
+    indices_sizes = ((1,) * (rank - 2) + (5, 1)) if rank > 1 else (1,)
+    output_sizes = input_sizes if rank > 1 else (1,)
+    desc = nd_desc(
+        input_sizes=input_sizes, indices_sizes=indices_sizes, output_sizes=output_sizes,
+        input_dimension_count=1, indices_dimension_count=min(rank, 2),
+    )  # fmt: skip
+    if low <= rank <= high:
+        op = dml.compile_operator(desc, feature_level=level)
+        x = np.arange(5, dtype=np.float32).reshape(input_sizes)
+        indices = np.arange(count, dtype=np.uint32)[::-1].reshape(indices_sizes)
+        np.testing.assert_array_equal(op(x, indices).ravel(), np.arange(count)[::-1])
+    else:
+        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
+            dml.compile_operator(desc, feature_level=level)
+
+
+def test_negative_coordinates_wrap_from_fl_3_0_and_unsigned_never_wrap():
+    x = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
+    signed: dict[str, Any] = dict(
+        input_sizes=(1, 1, 3, 4), indices_sizes=(1, 1, 4, 2), output_sizes=(1, 1, 1, 4),
+        index_type=T.INT32,
+    )  # fmt: skip
+    op = dml.compile_operator(nd_desc(**signed), feature_level=FL.FL_3_0)
+    # -1 and -4 are the last of their dimension; -4 and 7 are out of range in the first: clamped.
+    tuples = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32).reshape(1, 1, 4, 2)
+    np.testing.assert_array_equal(op(x, tuples).ravel(), [8, 3, 11, 4])
+    unsigned = dict(signed, index_type=T.UINT32)
+    for level in (FL.FL_2_1, FL.FL_3_0):
+        op = dml.compile_operator(nd_desc(**unsigned), feature_level=level)
+        huge = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 0]], np.uint32)
+        np.testing.assert_array_equal(op(x, huge.reshape(1, 1, 4, 2)).ravel(), [8, 3, 5, 8])
+
+
+def test_without_wrapping_negative_coordinates_clamp_to_zero():
+    x = jnp.arange(6.0).reshape(2, 3)
+    result = gather_nd_module.gather_nd_lowering(
+        x, jnp.array([[-1, -1], [1, 5]]), batch=0, wrap_negative=False
+    )
+    np.testing.assert_array_equal(result, [0.0, 5.0])
+
+
+# --- The functional face -------------------------------------------------------------------------
+
+
+def test_functional_face_shapes():
+    x = jnp.arange(24).reshape(2, 3, 4)
+    assert dml.gather_nd(x, jnp.zeros((5, 1), jnp.int32)).shape == (5, 3, 4)
+    assert dml.gather_nd(x, jnp.zeros((5, 6, 3), jnp.int8)).shape == (5, 6)
+    assert dml.gather_nd(x, jnp.zeros((2, 5, 1), jnp.int32), batch_dims=1).shape == (2, 5, 4)
+    assert dml.gather_nd(x, jnp.zeros((2, 3, 1), jnp.int32), batch_dims=2).shape == (2, 3)
+    assert dml.gather_nd(x, jnp.zeros((2, 0), jnp.int32)).shape == (2, 2, 3, 4)
+    assert dml.gather_nd(x, jnp.zeros((0, 2), jnp.int32)).shape == (0, 4)
+    assert dml.gather_nd(x, jnp.zeros((2,), jnp.int32)).shape == (4,)  # one tuple
+    assert dml.gather_nd(jnp.zeros((0, 3)), jnp.zeros((0, 1), jnp.int32)).shape == (0, 3)
+    assert dml.gather_nd(jnp.zeros((2, 0)), jnp.zeros((3, 1), jnp.int32)).shape == (3, 0)
+    np.testing.assert_array_equal(
+        dml.gather_nd(jnp.float32(7), jnp.zeros((2, 0), jnp.int32)), [7, 7]
+    )
+    np.testing.assert_array_equal(
+        dml.gather_nd(jnp.array([True, False]), jnp.array([[1], [1], [0]])), [False, False, True]
+    )
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "indices", "batch_dims", "field", "fragment"),
+    [
+        ((3, 4), jnp.array([[0.0]]), 0, "indices", "integer dtype"),
+        ((3, 4), jnp.array(0), 0, "indices.shape", "at least 1 dimensions"),
+        ((3, 4), jnp.zeros((2, 3), jnp.int32), 0, "indices.shape[-1]", "at most 2"),
+        ((3, 4), jnp.zeros((3, 2), jnp.int32), 1, "indices.shape[-1]", "at most 1"),
+        ((3, 4), jnp.zeros((2, 1), jnp.int32), 1, "indices.shape[:1]", r"\(3,\)"),
+        ((3, 4), jnp.zeros((3, 1), jnp.int32), -1, "batch_dims", "at least 0"),
+        ((3, 4), jnp.zeros((3, 1), jnp.int32), 1.0, "batch_dims", "an integer"),
+        ((0, 4), jnp.zeros((1, 1), jnp.int32), 0, "x.shape[0:1]", "nothing to gather"),
+    ],
+)
+def test_functional_face_refusals(x_shape, indices, batch_dims, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.gather_nd(jnp.ones(x_shape), indices, batch_dims=batch_dims)
+    assert e.value.op == "dmljax.gather_nd"
+    assert e.value.field == field
+
+
+def test_numpy_int64_indices_keep_their_meaning_without_x64():
+    x = jnp.arange(10).reshape(5, 2)
+    with jax.enable_x64(False):
+        indices = np.array([[2**40, 0], [-(2**40), 1], [-1, 2**32 + 1]], np.int64)
+        np.testing.assert_array_equal(dml.gather_nd(x, indices), [8, 1, 9])
+
+
+# --- Against the reference -----------------------------------------------------------------------
+
+DESC_DATA_TYPES = sorted(_SUPPORT[FL.FL_4_1][1])
+
+
+@st.composite
+def desc_cases(draw):
+    n = draw(st.integers(1, 8))
+    r_in = draw(st.integers(1, n))
+    r_idx = draw(st.integers(1, n))
+    batch = draw(st.integers(0, min(r_in, r_idx) - 1))
+    t = draw(st.integers(1, r_in - batch))
+    max_size = 3 if n <= 4 else 2
+    sizes = st.integers(1, max_size)
+    meaningful_input = [draw(sizes) for _ in range(r_in)]
+    positions = [draw(sizes) for _ in range(r_idx - batch - 1)]
+    meaningful_indices = (*meaningful_input[:batch], *positions, t)
+    block = (*meaningful_indices[:-1], *meaningful_input[batch + t :])
+    output_sizes = right_align(block, n)
+    hypothesis.assume(output_sizes is not None)
+    hypothesis.assume(math.prod(block) <= 512)
+    assert output_sizes is not None
+    data_type = draw(st.sampled_from(DESC_DATA_TYPES))
+    index_type = draw(st.sampled_from(sorted(_INDICES)))
+    rng = draw(helpers.seeds())
+    input_sizes = (1,) * (n - r_in) + tuple(meaningful_input)
+    indices_sizes = (1,) * (n - r_idx) + meaningful_indices
+    x = helpers.random_array(rng, input_sizes, data_type.dtype)
+    dim = min(meaningful_input[batch : batch + t])
+    indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, dim)
+    desc = nd_desc(
+        input_sizes=input_sizes, indices_sizes=indices_sizes, output_sizes=output_sizes,
+        input_dimension_count=r_in, indices_dimension_count=r_idx,
+        batch_dimension_count=batch if batch or draw(st.booleans()) else None,
+        data_type=data_type, index_type=index_type,
+    )  # fmt: skip
+    return desc, x, indices
+
+
+@hypothesis.given(desc_cases())
+def test_desc_face_equals_the_reference(case):
+    desc, x, indices = case
+    layout = gather_nd_module.desc_layout(desc)
+    expected = reference.gather_nd(
+        x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
+    ).reshape(desc.output_tensor.sizes)
+    with jax.enable_x64(True):
+        actual = dml.compile_operator(desc)(x, indices)
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+@st.composite
+def functional_cases(draw):
+    rank = draw(st.integers(0, 8))
+    batch = draw(st.integers(0, min(rank, 2)))
+    t = draw(st.integers(0, rank - batch))
+    max_size = 3 if rank <= 4 else 2
+    shape = tuple(draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank)))
+    positions = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
+    index_shape = (*shape[:batch], *positions, t)
+    addressed = shape[batch : batch + t]
+    hypothesis.assume(0 not in addressed or math.prod(index_shape[:-1]) == 0)
+    hypothesis.assume(math.prod(index_shape[:-1]) * math.prod(shape[batch + t :]) <= 1024)
+    rng = draw(helpers.seeds())
+    x = helpers.random_array(rng, shape, draw(st.sampled_from(helpers.FUNCTIONAL_DTYPES)))
+    index_dtype = draw(st.sampled_from(helpers.INDEX_DTYPES))
+    dim = min(addressed, default=1)
+    return x, helpers.random_indices(rng, index_shape, index_dtype, max(dim, 1)), batch
+
+
+@hypothesis.given(functional_cases())
+def test_functional_face_equals_the_reference(case):
+    x, indices, batch = case
+    expected = reference.gather_nd(x, indices, batch_dims=batch)
+    with jax.enable_x64(True):
+        actual = dml.gather_nd(x, indices, batch_dims=batch)
+    assert actual.dtype == x.dtype
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("indices", "batch_dims"),
+    [
+        (jnp.array([[1], [0], [1], [-1]]), 0),  # rows, duplicates: the adjoint adds them up
+        (jnp.array([[1, 2], [1, 2], [0, -1]]), 0),  # points
+        (jnp.array([[[2, 0], [2, 0]], [[0, 3], [1, 1]], [[1, 1], [0, 0]]]), 1),
+    ],
+)
+def test_gradients_order_2(indices, batch_dims):
+    with jax.enable_x64(True):
+        x = jnp.asarray(np.random.default_rng(5).standard_normal((3, 3, 4)))
+        check_grads(
+            lambda x: dml.gather_nd(x, indices, batch_dims=batch_dims),
+            (x,),
+            order=2,
+            modes=("fwd", "rev"),
+        )
+
+
+def test_gradient_counts_repeated_rows():
+    x = jnp.zeros((4, 2))
+    grad = jax.grad(lambda x: dml.gather_nd(x, jnp.array([[1], [1], [-1], [9]])).sum())(x)
+    np.testing.assert_array_equal(grad[:, 0], [0, 2, 0, 2])  # -1 and 9 both land on row 3
+
+
+def test_desc_face_gradient():
+    entry = doc_examples.entry("gather_nd1-ex2")
+    example = doc_examples.build(entry)
+    op = dml.compile_operator(example.desc)
+    x = jnp.asarray(np.random.default_rng(6).standard_normal((1, 3, 2, 2)), jnp.float32)
+    check_grads(lambda x: op(x, example.inputs[1]), (x,), order=2, modes=("fwd", "rev"),
+                atol=1e-2)  # fmt: skip
+
+
+def test_vmap_over_x_indices_and_both_equals_a_loop():
+    rng = np.random.default_rng(7)
+    xs = jnp.asarray(rng.standard_normal((4, 5, 3, 2)), jnp.float32)
+    idx = jnp.asarray(rng.integers(-5, 5, (4, 6, 2)), jnp.int32)
+
+    def f(x, i):
+        return dml.gather_nd(x, i)
+
+    loop = np.stack([np.asarray(f(xs[b], idx[b])) for b in range(4)])
+    np.testing.assert_array_equal(jax.vmap(f)(xs, idx), loop)
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(0, None))(xs, idx[0]), np.stack([f(x, idx[0]) for x in xs])
+    )
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
+    )
+    # vmap of a batched gather is batch_dims + 1.
+    per_row = jnp.asarray(rng.integers(-3, 3, (4, 5, 6, 1)), jnp.int32)
+    batched = jax.vmap(lambda x, i: dml.gather_nd(x, i, batch_dims=1))(xs, per_row)
+    np.testing.assert_array_equal(batched, dml.gather_nd(xs, per_row, batch_dims=2))
+    nested = jax.vmap(jax.vmap(f))(xs[None], idx[None])
+    np.testing.assert_array_equal(nested[0], loop)
+    desc = nd_desc(
+        input_sizes=(5, 3, 2), indices_sizes=(1, 6, 2), output_sizes=(1, 6, 2),
+        input_dimension_count=3, indices_dimension_count=2, index_type=T.INT32,
+    )  # fmt: skip
+    op = dml.compile_operator(desc)
+    np.testing.assert_array_equal(jax.vmap(op)(xs, idx[:, None])[:, 0], loop)
+
+
+def test_jit_equals_eager_and_no_retrace():
+    rng = np.random.default_rng(8)
+    x = jnp.asarray(rng.standard_normal((6, 7)), jnp.float32)
+    i = jnp.asarray(rng.integers(0, 6, (3, 1)), jnp.uint32)
+    chex.assert_trees_all_equal(jax.jit(dml.gather_nd)(x, i), dml.gather_nd(x, i))
+    jitted = helpers.face_program(dml.gather_nd)
+    dml.gather_nd(x, i)
+    size = helpers.jit_cache_size(jitted)
+    dml.gather_nd(x + 1, i + 1, batch_dims=0)  # same program: new values
+    assert helpers.jit_cache_size(jitted) == size
+
+
+@pytest.mark.parametrize("t", [1, 2])
+@pytest.mark.parametrize("index_dtype", [jnp.int32, jnp.uint32, jnp.int8])
+def test_no_more_kernels_than_jnp_indexing(t, index_dtype):
+    x = jnp.ones((64, 32), jnp.float32)
+    i = jnp.zeros((16, t), index_dtype)
+    ours = jax.jit(dml.gather_nd).lower(x, i).compile()
+    theirs = jax.jit(lambda x, i: x[tuple(i.T)]).lower(x, i).compile()
+    assert kernel_count(ours) <= kernel_count(theirs)
+    assert "gather" in (ours.as_text() or "")

@@ -34,6 +34,10 @@ from dmljax._src.ops.gather_nd import (
 )
 from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
 from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
+from dmljax._src.ops.scatter_nd import (
+    ScatterNdOperatorDesc as ScatterNdOperatorDesc,
+    scatter_nd as scatter_nd,
+)
 from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
 from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
@@ -63,6 +67,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "OPERATORS",
     "Operator",
     "ScatterElementsOperatorDesc",
+    "ScatterNdOperatorDesc",
     "ScatterOperatorDesc",
     "Slice1OperatorDesc",
     "SliceOperatorDesc",
@@ -77,6 +82,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "onnx_slice_window",
     "scatter",
     "scatter_elements",
+    "scatter_nd",
     "slice1",
     "tile",
     "to_strided_buffer",

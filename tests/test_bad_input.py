@@ -18,6 +18,7 @@ bit.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable
@@ -228,6 +229,24 @@ def gather_nd1_desc(
     )
 
 
+def scatter_nd_desc(
+    input_tensor: Any = None,
+    indices_tensor: Any = None,
+    updates_tensor: Any = None,
+    output_tensor: Any = None,
+    input_dimension_count: Any = 2,
+    indices_dimension_count: Any = 2,
+) -> dml.ScatterNdOperatorDesc:
+    return dml.ScatterNdOperatorDesc(
+        input_tensor=default(input_tensor, td((3, 2))),
+        indices_tensor=default(indices_tensor, td((2, 1), U32)),
+        updates_tensor=default(updates_tensor, td((2, 2))),
+        output_tensor=default(output_tensor, td((3, 2))),
+        input_dimension_count=input_dimension_count,
+        indices_dimension_count=indices_dimension_count,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -292,6 +311,7 @@ TILE, GATHER, GATHER_ELEMENTS = (
 )
 SCATTER, SLICE1, SLICE = "ScatterOperatorDesc", "Slice1OperatorDesc", "SliceOperatorDesc"
 GATHER_ND, GATHER_ND1 = "GatherNdOperatorDesc", "GatherNd1OperatorDesc"
+SCATTER_ND = "ScatterNdOperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -301,6 +321,7 @@ DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     SLICE: slice_desc,
     GATHER_ND: gather_nd_desc,
     GATHER_ND1: gather_nd1_desc,
+    SCATTER_ND: scatter_nd_desc,
 }
 # The arrays of a valid call of each unspoiled desc.
 VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
@@ -312,11 +333,12 @@ VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
     SLICE: (f32(4, 4),),
     GATHER_ND: (f32(3, 2), u32(4, 1)),
     GATHER_ND1: (f32(2, 3, 4), i32(2, 5, 1)),
+    SCATTER_ND: (f32(3, 2), u32(2, 1), f32(2, 2)),
 }
 CALL_EXTRAS = {op: inputs[1:] for op, inputs in VALID_INPUTS.items()}
 TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax.gather_elements"
 SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
-GATHER_ND_FN = "dmljax.gather_nd"
+GATHER_ND_FN, SCATTER_ND_FN = "dmljax.gather_nd", "dmljax.scatter_nd"
 
 # fmt: off
 TABLE: list[Case] = [
@@ -856,6 +878,78 @@ TABLE: list[Case] = [
                    lambda x, i: dml.gather_nd(x, i), f32(0, 3), i32(2, 1),
                    fragments=("nothing to gather",)),
 
+    # --- SCATTER_ND, desc face --------------------------------------------------------------------
+    *desc_rows(SCATTER_ND),
+    *row("input_dimension_count-zero", SCATTER_ND, "input_dimension_count",
+         lambda: compiled(scatter_nd_desc(input_dimension_count=0))),
+    *row("indices_dimension_count-past-the-rank", SCATTER_ND, "indices_dimension_count",
+         lambda: compiled(scatter_nd_desc(indices_dimension_count=3))),
+    *row("indices_dimension_count-traced", SCATTER_ND, "indices_dimension_count",
+         traced(lambda k: scatter_nd_desc(indices_dimension_count=k), 2), fragments=TRACED),
+    *row("input-leading-dimension-not-1", SCATTER_ND, "input_tensor.sizes",
+         lambda: compiled(scatter_nd_desc(input_dimension_count=1))),
+    *row("tuple-longer-than-the-input", SCATTER_ND, "indices_tensor.sizes[1]",
+         lambda: compiled(scatter_nd_desc(indices_tensor=td((2, 3), U32),
+                                          updates_tensor=td((1, 2))))),
+    *row("updates-sizes", SCATTER_ND, "updates_tensor.sizes",
+         lambda: compiled(scatter_nd_desc(updates_tensor=td((2, 3)))),
+         fragments=("(2, 2)",)),
+    *row("updates-data-type", SCATTER_ND, "updates_tensor.data_type",
+         lambda: compiled(scatter_nd_desc(updates_tensor=td((2, 2), F16)))),
+    *row("output-sizes", SCATTER_ND, "output_tensor.sizes",
+         lambda: compiled(scatter_nd_desc(output_tensor=td((2, 3))))),
+    *row("output-data-type", SCATTER_ND, "output_tensor.data_type",
+         lambda: compiled(scatter_nd_desc(output_tensor=td((3, 2), I32)))),
+    *row("float-indices", SCATTER_ND, "indices_tensor.data_type",
+         lambda: compiled(scatter_nd_desc(indices_tensor=td((2, 1))))),
+    *row("before-FL_2_1", SCATTER_ND, "feature_level",
+         lambda: dml.compile_operator(
+             scatter_nd_desc(td((1, 1, 3, 2)), td((1, 1, 2, 1), U32), td((1, 1, 2, 2)),
+                             td((1, 1, 3, 2))),
+             feature_level=FL.FL_2_0),
+         fragments=("FL_2_1",)),
+    *row("int64-without-x64", SCATTER_ND, "input_tensor.data_type",
+         without_x64(lambda: compiled(scatter_nd_desc(
+             td((3, 2), T.INT64), updates_tensor=td((2, 2), T.INT64),
+             output_tensor=td((3, 2), T.INT64)))),
+         fragments=X64_HINT),
+    *eager_and_jit("call-indices-of-another-type", SCATTER_ND, "the indices_tensor argument",
+                   lambda x, i, u: compiled(scatter_nd_desc())(x, i, u), f32(3, 2), i32(2, 1),
+                   f32(2, 2), fragments=("of dtype uint32",)),
+    *eager_and_jit("call-updates-of-another-shape", SCATTER_ND, "the updates_tensor argument",
+                   lambda x, i, u: compiled(scatter_nd_desc())(x, i, u), f32(3, 2), u32(2, 1),
+                   f32(2, 3)),
+
+    # --- dmljax.scatter_nd ------------------------------------------------------------------------
+    *eager_and_jit("x-a-list", SCATTER_ND_FN, "x",
+                   lambda i, u: dml.scatter_nd([1.0, 2.0], i, u), i32(1, 1), f32(1),
+                   error=ArgumentTypeError),
+    *eager_and_jit("float-indices", SCATTER_ND_FN, "indices",
+                   lambda x, i, u: dml.scatter_nd(x, i, u), f32(3), f32(1, 1), f32(1)),
+    *eager_and_jit("0d-indices", SCATTER_ND_FN, "indices.shape",
+                   lambda x, i, u: dml.scatter_nd(x, i, u), f32(3), i32(), f32()),
+    *eager_and_jit("tuple-longer-than-x", SCATTER_ND_FN, "indices.shape[-1]",
+                   lambda x, i, u: dml.scatter_nd(x, i, u), f32(3), i32(1, 2), f32(1)),
+    *eager_and_jit("updates-shape", SCATTER_ND_FN, "updates.shape",
+                   lambda x, i, u: dml.scatter_nd(x, i, u), f32(3, 2), i32(4, 1), f32(4, 3),
+                   fragments=("(4, 2)",)),
+    *eager_and_jit("updates-dtype", SCATTER_ND_FN, "updates.dtype",
+                   lambda x, i, u: dml.scatter_nd(x, i, u), f32(3, 2), i32(4, 1), i32(4, 2),
+                   fragments=(".astype('float32')",)),
+    *eager_and_jit("reduction-unknown", SCATTER_ND_FN, "reduction",
+                   lambda x, i, u: dml.scatter_nd(x, i, u, reduction="sum"), f32(3), i32(1, 1),
+                   f32(1)),
+    *eager_and_jit("reduction-with-deterministic", SCATTER_ND_FN, "deterministic",
+                   lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add", deterministic=True),
+                   f32(3), i32(1, 1), f32(1)),
+    *eager_and_jit("bool-add", SCATTER_ND_FN, "reduction",
+                   lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add"),
+                   np.zeros(3, bool), i32(1, 1), np.zeros(1, bool)),
+    *row("deterministic-traced", SCATTER_ND_FN, "deterministic",
+         traced(lambda d: dml.scatter_nd(jnp.ones(3), jnp.zeros((1, 1), jnp.int32), jnp.ones(1),
+                                         deterministic=d), True),
+         fragments=("a static bool",)),
+
     # --- dmljax.gather_elements -------------------------------------------------------------------
     *eager_and_jit("x-a-tuple", GATHER_ELEMENTS_FN, "x",
                    lambda i: dml.gather_elements((1.0, 2.0), i, axis=0), i32(2),
@@ -1174,6 +1268,8 @@ _PERMUTATION = _RNG.permutation(_WIDTH)  # a gather that reads every element
 _PERMUTATIONS = np.stack([_RNG.permutation(_WIDTH) for _ in range(2)])
 # Scatter into row 1 along axis 0: row 0 keeps the data, row 1 takes the updates.
 _SCATTER_INDICES = np.ones((1, _WIDTH), np.int32)
+# GATHER_ND reads every point (row, permuted column): _PERMUTATION along axis 1 again.
+_POINTS = np.stack(np.broadcast_arrays(np.arange(2)[:, None], _PERMUTATION[None]), axis=-1)
 
 
 def _bits(dtype_name: str, values: dict[str, list[int]]) -> np.ndarray:
@@ -1188,11 +1284,11 @@ def _updates(x: np.ndarray) -> np.ndarray:
 
 
 def _expected_bits(op: str, bits: np.ndarray) -> np.ndarray:
-    if op == "gather":
+    if op in ("gather", "gather_nd"):
         return np.take(bits, _PERMUTATION, axis=1)
     if op == "gather_elements":
         return np.take_along_axis(bits, _PERMUTATIONS, axis=1)
-    if op == "scatter":
+    if op in ("scatter", "scatter_nd"):
         out = bits.copy()
         np.put_along_axis(out, _SCATTER_INDICES, _updates(bits), axis=0)
         return out
@@ -1208,6 +1304,10 @@ def _functional(op: str, x: Any, updates: Any) -> jax.Array:
         return dml.gather_elements(x, _PERMUTATIONS.astype(np.int32), axis=1)
     if op == "scatter":
         return dml.scatter(x, _SCATTER_INDICES, updates, axis=0)
+    if op == "gather_nd":
+        return dml.gather_nd(x, _POINTS.astype(np.int32))
+    if op == "scatter_nd":
+        return dml.scatter_nd(x, np.ones((1, 1), np.int32), updates)
     if op == "slice1":
         return dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=(-1, -1))
     return dml.tile(x, (2, 3))
@@ -1233,6 +1333,21 @@ def _desc_face(op: str, x: np.ndarray, updates: np.ndarray) -> jax.Array:
             updates_tensor=td(updates.shape, data_type), output_tensor=data, axis=0,
         )  # fmt: skip
         return dml.compile_operator(desc)(x, _SCATTER_INDICES.astype(np.uint32), updates)
+    if op == "gather_nd":
+        desc = dml.GatherNdOperatorDesc(
+            input_tensor=data, indices_tensor=td((2, _WIDTH, 2), U32), output_tensor=td(
+                (1, *x.shape), data_type), input_dimension_count=2, indices_dimension_count=3,
+        )  # fmt: skip
+        padded = x.reshape(1, *x.shape)
+        desc = dataclasses.replace(desc, input_tensor=td(padded.shape, data_type))
+        return dml.compile_operator(desc)(padded, _POINTS.astype(np.uint32))[0]
+    if op == "scatter_nd":
+        desc = dml.ScatterNdOperatorDesc(
+            input_tensor=data, indices_tensor=td((1, 1), U32), updates_tensor=td(
+                updates.shape, data_type), output_tensor=data, input_dimension_count=2,
+            indices_dimension_count=2,
+        )  # fmt: skip
+        return dml.compile_operator(desc)(x, np.ones((1, 1), np.uint32), updates)
     if op == "slice1":
         desc = dml.Slice1OperatorDesc(
             input_tensor=data, output_tensor=data, input_window_offsets=(0, 0),
@@ -1250,7 +1365,7 @@ def _functional_in_jit(op: str, x: Any, updates: Any) -> jax.Array:
     return jax.jit(functools.partial(_functional, op))(x, updates)
 
 
-_OPS = ("gather", "gather_elements", "scatter", "slice1", "tile")
+_OPS = ("gather", "gather_elements", "gather_nd", "scatter", "scatter_nd", "slice1", "tile")
 _FACES: dict[str, Callable[[str, Any, Any], jax.Array]] = {
     "desc": _desc_face,
     "functional": _functional,
@@ -1289,7 +1404,8 @@ def _nan_payload_params() -> list[Any]:
     params = []
     for op in _OPS:
         for face, name in _FACES_AND_DTYPES:
-            marks = [cpu_scatter_gap] if (op, name) == ("scatter", "bfloat16") else []
+            scatters = op in ("scatter", "scatter_nd") and name == "bfloat16"
+            marks = [cpu_scatter_gap] if scatters else []
             params.append(pytest.param(op, face, name, marks=marks))
     return params
 

@@ -1,7 +1,7 @@
 """Differential tests: dmljax's functional faces against onnxruntime's CPU kernels.
 
-Each ONNX operator dmljax shares (Gather, GatherElements, ScatterElements, Tile
-and Slice) runs as a one-node ONNX model on onnxruntime's CPU execution
+Each ONNX operator dmljax shares (Gather, GatherElements, GatherND, ScatterElements,
+ScatterND, Tile and Slice) runs as a one-node ONNX model on onnxruntime's CPU execution
 provider, and its result must equal the functional face's, bit for bit, on
 hypothesis-drawn shapes, dtypes, axes and in-range indices. Every property runs
 DMLJAX_ONNX_EXAMPLES examples (200 unless set). Where ONNX and DirectML
@@ -35,8 +35,17 @@ ort = pytest.importorskip("onnxruntime")
 EXAMPLES = int(os.environ.get("DMLJAX_ONNX_EXAMPLES", "200"))
 
 # The opset each operator is built at: 13 is the current Gather, GatherElements,
-# Tile and Slice; ScatterElements needs 18 for the "max" and "min" reductions.
-OPSETS = {"Gather": 13, "GatherElements": 13, "ScatterElements": 18, "Slice": 13, "Tile": 13}
+# GatherND (with batch_dims), Tile and Slice; ScatterElements and ScatterND need 18 for
+# the "max" and "min" reductions.
+OPSETS = {
+    "Gather": 13,
+    "GatherElements": 13,
+    "GatherND": 13,
+    "ScatterElements": 18,
+    "ScatterND": 18,
+    "Slice": 13,
+    "Tile": 13,
+}
 # IR version 8 came with opset 18 (ONNX 1.13); every onnxruntime the tests allow reads it.
 IR_VERSION = 8
 
@@ -307,6 +316,107 @@ def test_scatter_elements_reductions_match_onnxruntime(case):
         assert_same(dml.scatter(x, indices, updates, axis=axis, reduction=reduction), expected)
 
 
+# --- GatherND and ScatterND ----------------------------------------------------------------------
+
+
+def in_range_tuples(
+    rng: np.random.Generator, positions: tuple[int, ...], dims: Sequence[int], *, negative: bool
+) -> np.ndarray:
+    """int64 index tuples (ONNX's only index type here), each coordinate in its dimension;
+    with ``negative``, in ``[-dim, dim)``, counting from the end in both ONNX and dmljax."""
+    columns = [
+        rng.integers(-dim if negative else 0, dim, size=positions, dtype=np.int64) for dim in dims
+    ]
+    return np.stack(columns, axis=-1) if columns else np.zeros((*positions, 0), np.int64)
+
+
+@st.composite
+def gather_nd_cases(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
+    """Data of rank 1 to 4, 0 to rank-1 batch dimensions, tuples of 1 to the rest."""
+    rank = draw(st.integers(1, 4))
+    batch = draw(st.integers(0, rank - 1))
+    t = draw(st.integers(1, rank - batch))
+    shape = [draw(sizes(0, 3)) for _ in range(rank)]
+    for d in range(batch, batch + t):
+        shape[d] = draw(sizes(1, 3))  # tuples need something to address
+    positions = tuple(draw(st.lists(sizes(0, 3), max_size=2)))
+    dtype = draw(st.sampled_from(ALL_DTYPES))
+    rng = draw(helpers.seeds())
+    x = helpers.random_array(rng, tuple(shape), dtype)
+    indices = in_range_tuples(
+        rng, (*shape[:batch], *positions), shape[batch : batch + t], negative=True
+    )
+    return x, indices, batch
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=gather_nd_cases())
+def test_gather_nd_matches_onnxruntime(case):
+    x, indices, batch = case
+    event(f"batch_dims={batch}")
+    expected = run_onnx("GatherND", {"data": x, "indices": indices}, batch_dims=batch)
+    with x64_for(x.dtype):
+        assert_same(dml.gather_nd(x, indices, batch_dims=batch), expected)
+
+
+# onnxruntime's ScatterND kernel has no float16 reduction at all ("MLFloat16 data type is not
+# supported with ScatterND opset 18 when reduction is 'max'").
+SCATTER_ND_REDUCTION_DTYPES = {
+    reduction: tuple(d for d in dtypes if d != np.dtype(np.float16))
+    for reduction, dtypes in REDUCTION_DTYPES.items()
+}
+
+
+def run_scatter_nd(
+    x: np.ndarray, indices: np.ndarray, updates: np.ndarray, *, reduction: str
+) -> np.ndarray:
+    return run_onnx(
+        "ScatterND", {"data": x, "indices": indices, "updates": updates}, reduction=reduction
+    )
+
+
+@st.composite
+def scatter_nd_cases(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Overwrites with distinct tuples (duplicates are undefined in ONNX and DirectML), and
+    every reduction with duplicates (exact values for add and mul)."""
+    reduction = draw(st.sampled_from(["none", *sorted(REDUCTION_DTYPES)]))
+    rank = draw(st.integers(1, 4))
+    t = draw(st.integers(1, rank))
+    shape = [draw(sizes(1, 3)) for _ in range(t)] + [draw(sizes(0, 3)) for _ in range(rank - t)]
+    dtype = draw(
+        st.sampled_from(
+            ALL_DTYPES if reduction == "none" else SCATTER_ND_REDUCTION_DTYPES[reduction]
+        )
+    )
+    rng = draw(helpers.seeds())
+    blocks = int(np.prod(shape[:t]))
+    if reduction == "none":
+        count = draw(st.integers(0, blocks))
+        flat = rng.permutation(blocks)[:count]
+        indices = np.stack(np.unravel_index(flat, shape[:t]), axis=-1).astype(np.int64)
+        indices = indices.reshape(count, t)
+    else:
+        indices = in_range_tuples(rng, (draw(sizes(0, 5)),), shape[:t], negative=False)
+    block = (*indices.shape[:-1], *shape[t:])
+    if reduction in ("add", "mul"):
+        x = small_integers(rng, tuple(shape), dtype, bound=4)
+        updates = small_integers(rng, block, dtype, bound=4 if reduction == "add" else 2)
+    else:
+        x = helpers.random_array(rng, tuple(shape), dtype)
+        updates = helpers.random_array(rng, block, dtype)
+    return x, indices, updates, reduction
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=scatter_nd_cases())
+def test_scatter_nd_matches_onnxruntime(case):
+    x, indices, updates, reduction = case
+    event(reduction)
+    expected = run_scatter_nd(x, indices, updates, reduction=reduction)
+    with x64_for(x.dtype):
+        assert_same(dml.scatter_nd(x, indices, updates, reduction=reduction), expected)
+
+
 # --- Tile ----------------------------------------------------------------------------------------
 
 
@@ -534,6 +644,30 @@ def test_scatter_drops_out_of_range_updates_where_onnx_refuses(reduction):
         x, indices[in_range], updates[in_range], axis=0, reduction=reduction
     )
     assert_same(dml.scatter(x, indices, updates, axis=0, reduction=reduction), expected)
+
+
+def test_gather_nd_clamps_out_of_range_coordinates_where_onnx_refuses():
+    """ONNX GatherND calls a coordinate outside [-dim, dim) an error; dmljax clamps each one."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    indices = np.array([[3, 1], [-4, 9], [1, -9]], np.int64)
+    with pytest.raises(OnnxRuntimeFailure, match=r"(?i)invalid|out of"):
+        run_onnx("GatherND", {"data": x, "indices": indices}, batch_dims=0)
+    clamped = np.stack([wrap_then_clamp(indices[:, 0], 3), wrap_then_clamp(indices[:, 1], 4)])
+    assert_same(dml.gather_nd(x, indices), x[tuple(clamped)])
+
+
+@pytest.mark.parametrize("reduction", ["none", "add", "mul", "max", "min"])
+def test_scatter_nd_drops_out_of_range_tuples_where_onnx_refuses(reduction):
+    """ONNX ScatterND calls a tuple out of the data an error; dmljax drops its whole block,
+    so the result is what onnxruntime gives for the in-range tuples alone."""
+    x = np.arange(1, 9, dtype=np.float32).reshape(4, 2)
+    indices = np.array([[1], [4], [-1], [-5], [0], [7]], np.int64)
+    updates = np.arange(10, 130, 10, dtype=np.float32).reshape(6, 2)
+    with pytest.raises(OnnxRuntimeFailure, match=r"(?i)invalid|out of"):
+        run_scatter_nd(x, indices, updates, reduction=reduction)
+    in_range = ((indices >= -4) & (indices < 4))[:, 0]
+    expected = run_scatter_nd(x, indices[in_range], updates[in_range], reduction=reduction)
+    assert_same(dml.scatter_nd(x, indices, updates, reduction=reduction), expected)
 
 
 def run_dmljax(op: str, x: np.ndarray, indices: np.ndarray, axis: int) -> np.ndarray:

@@ -23,7 +23,6 @@ BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
 UNIMPLEMENTED = {
     "DML_OPERATOR_JOIN",
     "DML_OPERATOR_PADDING",
-    "DML_OPERATOR_SCATTER_ND",
     "DML_OPERATOR_SLICE_GRAD",
     "DML_OPERATOR_SPLIT",
     "DML_TENSOR_DATA_TYPE_UINT4_PACKING",

@@ -10,6 +10,7 @@ from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
 from dmljax._src.ops.gather_nd import GATHER_ND
 from dmljax._src.ops.gather_nd1 import GATHER_ND1
 from dmljax._src.ops.scatter import SCATTER
+from dmljax._src.ops.scatter_nd import SCATTER_ND
 from dmljax._src.ops.slice import SLICE
 from dmljax._src.ops.slice1 import SLICE1
 from dmljax._src.ops.tile import TILE
@@ -25,5 +26,6 @@ OPERATORS: tuple[Operator, ...] = (
     SLICE,
     GATHER_ND,
     GATHER_ND1,
+    SCATTER_ND,
 )
 """Every operator dmljax implements, in the order the docs list them."""

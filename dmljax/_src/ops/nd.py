@@ -95,21 +95,22 @@ def check_index_tuples(
     if batch < 0:
         raise InvalidArgumentError(op, "batch_dims", "at least 0", batch)
     if len(index_shape) < batch + 1:
+        before = f"batch_dims={batch}, then " if batch else ""
         raise InvalidArgumentError(
             op,
             f"{indices}.shape",
-            f"at least {batch + 1} dimensions (batch_dims={batch}, then the index tuples "
-            "along the last dimension)",
+            f"at least {batch + 1} dimensions ({before}the index tuples along the last dimension)",
             index_shape,
             hint="A list of single coordinates needs a last dimension of 1: indices[..., None].",
         )
     t = index_shape[-1]
     if batch + t > len(data_shape):
+        bound = f"{data}.ndim - batch_dims" if batch else f"{data}.ndim"
         raise InvalidArgumentError(
             op,
             f"{indices}.shape[-1]",
-            f"at most {len(data_shape) - batch} ({data}.ndim - batch_dims): the length of each "
-            f"index tuple into {data} of shape {data_shape}",
+            f"at most {len(data_shape) - batch} ({bound}): the length of each index tuple into "
+            f"{data} of shape {data_shape}",
             t,
         )
     if index_shape[:batch] != data_shape[:batch]:

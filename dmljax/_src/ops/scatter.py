@@ -29,12 +29,20 @@ from dmljax._src.ops import elements
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["SCATTER", "Reduction", "ScatterOperatorDesc", "scatter"]
+__all__ = [
+    "REDUCTIONS",
+    "SCATTER",
+    "Reduction",
+    "ScatterOperatorDesc",
+    "check_updates_and_options",
+    "combiner",
+    "scatter",
+]
 
 _FUNCTION = "dmljax.scatter"
 
 Reduction = Literal["none", "add", "mul", "max", "min"]
-_REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
+REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
 _COMBINERS = {
     "add": lax.scatter_add,
     "mul": lax.scatter_mul,
@@ -42,6 +50,11 @@ _COMBINERS = {
     "min": lax.scatter_min,
 }
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
+
+
+def combiner(reduction: Reduction) -> Any:
+    """The ``lax`` scatter of a reduction other than ``"none"`` (``lax.scatter_add``, ...)."""
+    return _COMBINERS[reduction]
 
 
 class ScatterOperatorDesc(contract.OperatorDesc):
@@ -165,7 +178,7 @@ def scatter_lowering(
         )
     else:
         # Reductions combine duplicates: never promise unique or sorted indices here.
-        combine = _COMBINERS[reduction]
+        combine = combiner(reduction)
         out = combine(x, axis_indices[..., None], updates, dimension_numbers, mode=_DROP)
     return elements.from_minor_axis(out, axis) if minor else out
 
@@ -178,6 +191,39 @@ def _lower_scatter(desc: ScatterOperatorDesc, options: contract.LoweringOptions)
         reduction="none",
         deterministic=options.deterministic,
     )
+
+
+def check_updates_and_options(
+    x: jax.Array, updates: jax.Array, deterministic: bool, reduction: str, *, op: str
+) -> None:
+    """What the scatter faces share: updates of ``x``'s dtype, and a reduction that fits
+    ``x`` and ``deterministic``."""
+    x_dtype = jax.dtypes.canonicalize_dtype(x.dtype)
+    if jax.dtypes.canonicalize_dtype(updates.dtype) != x_dtype:
+        raise InvalidArgumentError(
+            op,
+            "updates.dtype",
+            f"{x_dtype.name} (x.dtype)",
+            np.dtype(updates.dtype).name,
+            hint=f"Convert the updates with .astype({x_dtype.name!r}).",
+        )
+    if deterministic and reduction != "none":
+        raise InvalidArgumentError(
+            op,
+            "deterministic",
+            "False with a reduction: it picks the winner among duplicate overwrites, and "
+            "reductions combine duplicates instead",
+            True,
+            hint="max and min are exact in any order; for reproducible float add/mul on GPU "
+            "set XLA_FLAGS=--xla_gpu_deterministic_ops=true.",
+        )
+    if x_dtype == np.bool_ and reduction in ("add", "mul"):
+        raise InvalidArgumentError(
+            op,
+            "reduction",
+            "'none', 'max' or 'min' for bool x ('max' is a logical or, 'min' a logical and)",
+            repr(reduction),
+        )
 
 
 def scatter(
@@ -250,6 +296,17 @@ def _checked_scatter(
 ) -> jax.Array:
     """:func:`scatter`'s checks, while tracing, then the lowering."""
     axis = rules.require_array_axis(axis, x, op=_FUNCTION)
+    if indices.ndim == 1 and x.ndim > 1:
+        # A list of row ids: the element scatter needs one index per element, and the user
+        # most likely wants whole rows written (a segment sum, an embedding update).
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "indices.shape",
+            f"{x.ndim} dimensions long, like x.shape (one index per updated element)",
+            f"1 dimension {tuple(indices.shape)}",
+            hint="To write whole rows (a segment sum, say), use dml.scatter_nd(x, "
+            "indices[:, None], rows, reduction=...): its index tuples address sub-blocks.",
+        )
     elements.check_index_shape(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,
@@ -258,32 +315,7 @@ def _checked_scatter(
         raise InvalidArgumentError(
             _FUNCTION, "updates.shape", f"{tuple(indices.shape)} (indices.shape)", updates.shape
         )
-    x_dtype = jax.dtypes.canonicalize_dtype(x.dtype)
-    if jax.dtypes.canonicalize_dtype(updates.dtype) != x_dtype:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "updates.dtype",
-            f"{x_dtype.name} (x.dtype)",
-            np.dtype(updates.dtype).name,
-            hint=f"Convert the updates with .astype({x_dtype.name!r}).",
-        )
-    if deterministic and reduction != "none":
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "deterministic",
-            "False with a reduction: it picks the winner among duplicate overwrites, and "
-            "reductions combine duplicates instead",
-            True,
-            hint="max and min are exact in any order; for reproducible float add/mul on GPU "
-            "set XLA_FLAGS=--xla_gpu_deterministic_ops=true.",
-        )
-    if x_dtype == np.bool_ and reduction in ("add", "mul"):
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "reduction",
-            "'none', 'max' or 'min' for bool x ('max' is a logical or, 'min' a logical and)",
-            repr(reduction),
-        )
+    check_updates_and_options(x, updates, deterministic, reduction, op=_FUNCTION)
     return scatter_lowering(
         x,
         indices,
@@ -303,7 +335,7 @@ _SCATTER_FACE = contract.FunctionalFace(
     contract.Data("updates"),
     contract.Axis(),
     contract.Bool("deterministic"),
-    contract.Choice("reduction", _REDUCTIONS),
+    contract.Choice("reduction", REDUCTIONS),
 )
 
 

@@ -1,0 +1,542 @@
+"""SCATTER_ND: DML_SCATTER_ND_OPERATOR_DESC and dml.scatter_nd."""
+
+import math
+from typing import Any
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import doc_examples, reference
+from dmljax._src.ops import scatter_nd as scatter_nd_module
+from dmljax._src.rules import right_align
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+REDUCTIONS = ("none", "add", "mul", "max", "min")
+
+
+def nd_desc(
+    input_sizes=(3, 2),
+    indices_sizes=(4, 1),
+    updates_sizes=(4, 2),
+    output_sizes=None,
+    input_dimension_count=2,
+    indices_dimension_count=2,
+    data_type=T.FLOAT32,
+    index_type=T.UINT32,
+    updates_data_type=None,
+    output_data_type=None,
+):
+    return dml.ScatterNdOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
+        updates_tensor=dml.TensorDesc(
+            data_type=updates_data_type or data_type, sizes=updates_sizes
+        ),
+        output_tensor=dml.TensorDesc(
+            data_type=output_data_type or data_type, sizes=output_sizes or input_sizes
+        ),
+        input_dimension_count=input_dimension_count,
+        indices_dimension_count=indices_dimension_count,
+    )
+
+
+# --- The DirectML doc examples ---------------------------------------------------------------
+
+
+def test_the_corrected_doc_example_on_both_faces():
+    entry = doc_examples.entry("scatter_nd-ex1-corrected")
+    example = doc_examples.build(entry)
+    x, indices, updates = example.inputs
+    np.testing.assert_array_equal(
+        dml.compile_operator(example.desc)(x, indices, updates), example.expected
+    )
+    functional = dml.scatter_nd(x[0], indices, updates[0])  # the meaningful dimensions
+    np.testing.assert_array_equal(functional, example.expected[0])
+    expected = [1, 11, 3, 10, 9, 6, 7, 12]
+    np.testing.assert_array_equal(reference.scatter_nd(x[0], indices, updates[0]), expected)
+
+
+def test_the_doc_example_as_written_is_refused():
+    entry = doc_examples.entry("scatter_nd-ex1-doc-as-written")
+    desc = doc_examples.BUILDERS[entry["op"]](entry)
+    with pytest.raises(InvalidArgumentError, match="never supports FLOAT32") as e:
+        dml.compile_operator(desc)
+    assert e.value.field == "indices_tensor.data_type"
+    # With integer indices it still breaks the equal-DimensionCount rule.
+    fixed = nd_desc(input_sizes=(8,), indices_sizes=(4, 1), updates_sizes=(4,),
+                    input_dimension_count=1, indices_dimension_count=2)  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="DimensionCount"):
+        dml.compile_operator(fixed)
+
+
+def test_the_size_formula_example_and_its_prose_version():
+    entry = doc_examples.entry("scatter_nd-sizes-formula")
+    desc = doc_examples.BUILDERS[entry["op"]](entry)
+    assert desc.updates_tensor.sizes == (1, 1, 2, 6, 7)
+    dml.compile_operator(desc)
+    prose = nd_desc(
+        input_sizes=(3, 4, 5, 6, 7), indices_sizes=(1, 1, 1, 2, 3), updates_sizes=(1, 2, 5, 6, 7),
+        input_dimension_count=5, indices_dimension_count=3,
+    )  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match=r"\(1, 1, 2, 6, 7\)") as e:
+        dml.compile_operator(prose)
+    assert e.value.field == "updates_tensor.sizes"
+
+
+def test_the_dimension_counts_are_inclusive():
+    # The page prints [1, DimensionCount); the corrected example needs the full count.
+    desc = nd_desc(indices_dimension_count=2, input_dimension_count=2)
+    dml.compile_operator(desc)
+
+
+# --- Every rule -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"input_dimension_count": 0}, "input_dimension_count", r"in \[1, 2\]"),
+        ({"input_dimension_count": 3}, "input_dimension_count", r"in \[1, 2\]"),
+        ({"indices_dimension_count": 0}, "indices_dimension_count", r"in \[1, 2\]"),
+        ({"indices_dimension_count": 3}, "indices_dimension_count", r"in \[1, 2\]"),
+        ({"input_dimension_count": 1}, "input_tensor.sizes", "1 in the first 1"),
+        ({"indices_dimension_count": 1}, "indices_tensor.sizes", "1 in the first 1"),
+        (
+            {"indices_sizes": (4, 3), "updates_sizes": (1, 4)},
+            "indices_tensor.sizes[1]",
+            "at most 2",
+        ),
+        ({"updates_sizes": (4, 3)}, "updates_tensor.sizes", r"\(4, 2\)"),
+        ({"updates_sizes": (1, 4, 2)}, "updates_tensor.sizes", "2 dimensions long"),
+        ({"output_sizes": (3, 3)}, "output_tensor.sizes", r"\(3, 2\)"),
+        ({"updates_data_type": T.FLOAT16}, "updates_tensor.data_type", "FLOAT32"),
+        ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
+        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of INT64, INT32"),
+        (
+            {
+                "input_sizes": (2, 3, 4),
+                "indices_sizes": (5, 2, 1),
+                "updates_sizes": (2, 3, 4),
+                "input_dimension_count": 3,
+                "indices_dimension_count": 3,
+            },
+            "indices_dimension_count",
+            "dropping leading 1s only",
+        ),
+    ],
+)
+def test_rule_violations_name_the_field(kwargs, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(nd_desc(**kwargs))
+    assert e.value.field == field
+    assert e.value.op == "ScatterNdOperatorDesc"
+
+
+_FLOATS = {T.FLOAT32, T.FLOAT16}
+_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
+_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
+# The page's table (FL 2_1 and 3_0); the feature-level history adds 64-bit data at FL 4_1.
+_SUPPORT = {
+    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
+    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
+    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
+}
+_FOUR_D: dict[str, Any] = dict(
+    input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 2, 1), updates_sizes=(1, 1, 2, 2)
+)
+
+
+@pytest.mark.parametrize("level", [FL.FL_2_0, *_SUPPORT])
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_per_feature_level(level, data_type):
+    desc = nd_desc(**_FOUR_D, data_type=data_type)
+    with jax.enable_x64(True):
+        if level < FL.FL_2_1:
+            with pytest.raises(InvalidArgumentError, match="introduced at FL_2_1") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "feature_level"
+        elif data_type in _SUPPORT[level][1]:
+            rng = np.random.default_rng(0)
+            x = helpers.random_array(rng, (1, 1, 3, 2), data_type.dtype)
+            updates = helpers.random_array(rng, (1, 1, 2, 2), data_type.dtype)
+            indices = np.array([2, 0], np.uint32).reshape(1, 1, 2, 1)
+            expected = x.copy()
+            expected[:, :, [2, 0]] = updates
+            np.testing.assert_array_equal(
+                dml.compile_operator(desc, feature_level=level)(x, indices, updates), expected
+            )
+        else:
+            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "input_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(_SUPPORT))
+@pytest.mark.parametrize("index_type", sorted(_INDICES))
+def test_index_types_per_feature_level(level, index_type):
+    desc = nd_desc(**_FOUR_D, index_type=index_type)
+    with jax.enable_x64(True):
+        if index_type in _SUPPORT[level][2]:
+            dml.compile_operator(desc, feature_level=level)
+        else:
+            with pytest.raises(InvalidArgumentError, match="supported from FL_3_0") as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field == "indices_tensor.data_type"
+
+
+@pytest.mark.parametrize("level", list(_SUPPORT))
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_ranks_per_feature_level(level, rank):
+    (low, high), _, _ = _SUPPORT[level]
+    count = 3 if rank > 1 else 1
+    input_sizes = (1,) * (rank - 1) + (5,)
+    indices_sizes = ((1,) * (rank - 2) + (3, 1)) if rank > 1 else (1,)
+    updates_sizes = ((1,) * (rank - 1) + (3,)) if rank > 1 else (1,)
+    desc = nd_desc(
+        input_sizes=input_sizes, indices_sizes=indices_sizes, updates_sizes=updates_sizes,
+        input_dimension_count=1, indices_dimension_count=min(rank, 2),
+    )  # fmt: skip
+    if low <= rank <= high:
+        op = dml.compile_operator(desc, feature_level=level)
+        x = np.zeros(input_sizes, np.float32)
+        targets = np.array([4, 0, 2][:count], np.uint32)
+        updates = np.arange(1, count + 1, dtype=np.float32)
+        out = op(x, targets.reshape(indices_sizes), updates.reshape(updates_sizes))
+        expected = np.zeros(5, np.float32)
+        expected[targets] = updates
+        np.testing.assert_array_equal(np.asarray(out).ravel(), expected)
+    else:
+        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
+            dml.compile_operator(desc, feature_level=level)
+
+
+def test_negative_coordinates_wrap_from_fl_3_0_and_out_of_range_tuples_are_dropped():
+    x = np.zeros((1, 1, 3, 4), np.float32)
+    signed: dict[str, Any] = dict(
+        input_sizes=(1, 1, 3, 4), indices_sizes=(1, 1, 4, 2), updates_sizes=(1, 1, 1, 4),
+        index_type=T.INT32,
+    )  # fmt: skip
+    op = dml.compile_operator(nd_desc(**signed), feature_level=FL.FL_3_0)
+    tuples = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32).reshape(1, 1, 4, 2)
+    updates = np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 1, 4)
+    expected = np.zeros((3, 4), np.float32)
+    expected[2, 0] = 1  # the other three tuples have a coordinate out of range
+    np.testing.assert_array_equal(op(x, tuples, updates)[0, 0], expected)
+    unsigned = dict(signed, index_type=T.UINT32)
+    op = dml.compile_operator(nd_desc(**unsigned), feature_level=FL.FL_2_1)
+    huge = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 3]], np.uint32).reshape(1, 1, 4, 2)
+    expected = np.zeros((3, 4), np.float32)
+    expected[1, 1], expected[2, 3] = 3, 4
+    np.testing.assert_array_equal(op(x, huge, updates)[0, 0], expected)
+
+
+def test_deterministic_desc_lets_the_last_duplicate_win():
+    desc = nd_desc(input_sizes=(4,), indices_sizes=(3, 1), updates_sizes=(1, 3),
+                   input_dimension_count=1, indices_dimension_count=2)  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="DimensionCount"):
+        dml.compile_operator(desc)
+    desc = nd_desc(input_sizes=(1, 4), indices_sizes=(3, 1), updates_sizes=(1, 3),
+                   input_dimension_count=1, indices_dimension_count=2)  # fmt: skip
+    op = dml.compile_operator(desc, deterministic=True)
+    out = op(np.zeros((1, 4), np.float32), np.array([[1], [3], [1]], np.uint32),
+             np.array([[5.0, 6.0, 7.0]], np.float32))  # fmt: skip
+    np.testing.assert_array_equal(out, [[0, 7, 0, 6]])
+
+
+# --- The functional face -------------------------------------------------------------------------
+
+
+def test_functional_face_shapes_and_empty_arrays():
+    x = jnp.zeros((2, 3, 4))
+    assert dml.scatter_nd(x, jnp.zeros((5, 1), jnp.int32), jnp.ones((5, 3, 4))).shape == x.shape
+    out = dml.scatter_nd(x, jnp.array([[1, 2, 3]]), jnp.array([9.0]))
+    assert out[1, 2, 3] == 9
+    assert out.sum() == 9
+    np.testing.assert_array_equal(
+        dml.scatter_nd(x, jnp.zeros((0, 2), jnp.int32), jnp.zeros((0, 4))), x
+    )
+    np.testing.assert_array_equal(
+        dml.scatter_nd(x, jnp.zeros((1, 0), jnp.int32), jnp.ones((1, 2, 3, 4))), jnp.ones(x.shape)
+    )
+    empty = jnp.zeros((0, 3))
+    np.testing.assert_array_equal(
+        dml.scatter_nd(empty, jnp.array([[0], [1]]), jnp.ones((2, 3))), empty
+    )
+    np.testing.assert_array_equal(
+        dml.scatter_nd(jnp.zeros(2, bool), jnp.array([[1]]), jnp.array([True])), [False, True]
+    )
+    np.testing.assert_array_equal(
+        dml.scatter_nd(jnp.array([0, 1]), jnp.array([[1], [1]]), jnp.array([1, 1]),
+                       reduction="max"),
+        [0, 1],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"indices": jnp.array([[0.0]])}, "indices", "integer dtype"),
+        ({"indices": jnp.array(0)}, "indices.shape", "at least 1 dimensions"),
+        ({"indices": jnp.zeros((2, 3), jnp.int32)}, "indices.shape[-1]", "at most 2"),
+        ({"updates": jnp.zeros((2, 4))}, "updates.shape", r"\(2, 3\)"),
+        ({"updates": jnp.zeros((2, 3), jnp.int32)}, "updates.dtype", "float32"),
+        ({"reduction": "sum"}, "reduction", "one of 'none'"),
+        ({"reduction": "add", "deterministic": True}, "deterministic", "False with a reduction"),
+    ],
+)
+def test_functional_face_refusals(kwargs, field, fragment):
+    arguments: dict[str, Any] = {
+        "x": jnp.zeros((4, 3)),
+        "indices": jnp.zeros((2, 1), jnp.int32),
+        "updates": jnp.zeros((2, 3)),
+        **kwargs,
+    }
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.scatter_nd(
+            arguments.pop("x"), arguments.pop("indices"), arguments.pop("updates"), **arguments
+        )
+    assert e.value.op == "dmljax.scatter_nd"
+    assert e.value.field == field
+
+
+@pytest.mark.parametrize("reduction", ["add", "mul"])
+def test_bool_add_and_mul_are_refused(reduction):
+    with pytest.raises(InvalidArgumentError, match="logical") as e:
+        dml.scatter_nd(jnp.zeros(2, bool), jnp.array([[1]]), jnp.array([True]), reduction=reduction)
+    assert e.value.field == "reduction"
+
+
+def test_deterministic_must_be_a_bool():
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:
+        dml.scatter_nd(jnp.zeros(2), jnp.array([[1]]), jnp.ones(1), deterministic=1)  # pyright: ignore[reportArgumentType]
+    assert e.value.field == "deterministic"
+
+
+def test_the_element_scatter_error_for_row_indices_suggests_scatter_nd():
+    x = jnp.zeros((4, 3))
+    with pytest.raises(InvalidArgumentError, match="scatter_nd") as e:
+        dml.scatter(x, jnp.array([0, 2, 0]), jnp.ones((3, 3)), axis=0, reduction="add")
+    assert e.value.field == "indices.shape"
+    rows = dml.scatter_nd(x, jnp.array([[0], [2], [0]]), jnp.ones((3, 3)), reduction="add")
+    np.testing.assert_array_equal(rows[:, 0], [2, 0, 1, 0])
+
+
+# --- Against the reference -----------------------------------------------------------------------
+
+DESC_DATA_TYPES = sorted(_SUPPORT[FL.FL_4_1][1])
+
+
+def _unique_tuples(rng, positions, dims, dtype):
+    return scatter_nd_module.unique_tuples(rng, positions, dims, dtype)
+
+
+@st.composite
+def desc_cases(draw):
+    n = draw(st.integers(1, 8))
+    r_in = draw(st.integers(1, n))
+    r_idx = draw(st.integers(1, n))
+    t = draw(st.integers(1, r_in))
+    max_size = 3 if n <= 4 else 2
+    sizes = st.integers(1, max_size)
+    meaningful_input = tuple(draw(sizes) for _ in range(r_in))
+    dims = meaningful_input[:t]
+    positions = tuple(draw(st.integers(1, 3)) for _ in range(r_idx - 1))
+    hypothesis.assume(math.prod(positions) <= 2 * math.prod(dims))
+    block = (*positions, *meaningful_input[t:])
+    updates_sizes = right_align(block, n)
+    hypothesis.assume(updates_sizes is not None)
+    hypothesis.assume(math.prod(block) <= 512)
+    assert updates_sizes is not None
+    data_type = draw(st.sampled_from(DESC_DATA_TYPES))
+    index_type = draw(st.sampled_from(sorted(_INDICES)))
+    rng = draw(helpers.seeds())
+    input_sizes = (1,) * (n - r_in) + meaningful_input
+    indices_sizes = (1,) * (n - r_idx) + (*positions, t)
+    x = helpers.random_array(rng, input_sizes, data_type.dtype)
+    deterministic = draw(st.booleans())
+    if deterministic:  # wild tuples, duplicates included
+        indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, min(dims))
+    else:
+        indices = _unique_tuples(rng, positions, dims, index_type.dtype).reshape(indices_sizes)
+    updates = helpers.random_array(rng, updates_sizes, data_type.dtype)
+    desc = nd_desc(
+        input_sizes=input_sizes, indices_sizes=indices_sizes, updates_sizes=updates_sizes,
+        input_dimension_count=r_in, indices_dimension_count=r_idx, data_type=data_type,
+        index_type=index_type,
+    )  # fmt: skip
+    return desc, x, indices, updates, deterministic
+
+
+@hypothesis.given(desc_cases())
+def test_desc_face_equals_the_reference(case):
+    desc, x, indices, updates, deterministic = case
+    n = desc.input_tensor.dimension_count
+    meaningful = desc.input_tensor.sizes[n - desc.input_dimension_count :]
+    index_part = desc.indices_tensor.sizes[n - desc.indices_dimension_count :]
+    t = index_part[-1]
+    expected = reference.scatter_nd(
+        x.reshape(meaningful),
+        indices.reshape(index_part),
+        updates.reshape((*index_part[:-1], *meaningful[t:])),
+    ).reshape(x.shape)
+    with jax.enable_x64(True):
+        actual = dml.compile_operator(desc, deterministic=deterministic)(x, indices, updates)
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+@st.composite
+def functional_cases(draw):
+    rank = draw(st.integers(0, 8))
+    t = draw(st.integers(0, rank))
+    max_size = 3 if rank <= 4 else 2
+    shape = tuple(draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank)))
+    dims = shape[:t]
+    mode = draw(st.sampled_from(["unique", "deterministic", *REDUCTIONS[1:]]))
+    positions = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
+    if mode == "unique":
+        hypothesis.assume(math.prod(positions) <= (2 * math.prod(dims) if dims else 1))
+        hypothesis.assume(0 not in dims or math.prod(positions) == 0)
+    hypothesis.assume(math.prod(positions) * math.prod(shape[t:]) <= 1024)
+    dtype = draw(st.sampled_from(helpers.FUNCTIONAL_DTYPES))
+    if dtype == np.bool_:
+        hypothesis.assume(mode not in ("add", "mul"))
+    rng = draw(helpers.seeds())
+    index_dtype = draw(st.sampled_from(helpers.INDEX_DTYPES))
+    if mode == "unique":
+        indices = _unique_tuples(rng, positions, dims, index_dtype)
+    else:
+        indices = helpers.random_indices(
+            rng, (*positions, t), index_dtype, max(min(dims, default=1), 1)
+        )
+    x = helpers.random_array(rng, shape, dtype)
+    updates = helpers.random_array(rng, (*positions, *shape[t:]), dtype)
+    return x, indices, updates, mode
+
+
+@hypothesis.given(functional_cases())
+def test_functional_face_equals_the_reference(case):
+    x, indices, updates, mode = case
+    reduction = mode if mode in REDUCTIONS else "none"
+    expected = reference.scatter_nd(x, indices, updates, reduction=reduction)
+    with jax.enable_x64(True):
+        actual = dml.scatter_nd(
+            x, indices, updates, reduction=reduction, deterministic=mode == "deterministic"
+        )
+    assert actual.dtype == x.dtype
+    if reduction in ("add", "mul") and jnp.issubdtype(x.dtype, jnp.floating):
+        # Duplicates combine in an order the backend picks: equal up to rounding.
+        np.testing.assert_allclose(
+            np.asarray(actual, np.float64), expected.astype(np.float64), rtol=2e-2, atol=1e-2
+        )
+    else:
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+@pytest.mark.parametrize("t", [1, 2])
+def test_gradients_with_unique_tuples(deterministic, t):
+    rng = np.random.default_rng(11)
+    indices = jnp.asarray(_unique_tuples(rng, (5,), (3, 4)[:t], np.int32))
+    with jax.enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((3, 4, 2)))
+        updates = jnp.asarray(rng.standard_normal((5, *(4, 2)[t - 1 :])))
+        check_grads(
+            lambda x, u: dml.scatter_nd(x, indices, u, deterministic=deterministic),
+            (x, updates),
+            order=2,
+            modes=("fwd", "rev"),
+        )
+
+
+def test_deterministic_gradients_agree_with_the_forward_value_on_duplicates():
+    rng = np.random.default_rng(12)
+    indices = jnp.asarray(rng.integers(-3, 3, (7, 1)), jnp.int32)  # many duplicates
+    with jax.enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((3, 2)))
+        updates = jnp.asarray(rng.standard_normal((7, 2)))
+
+        def f(x, u):
+            return dml.scatter_nd(x, indices, u, deterministic=True)
+
+        check_grads(f, (x, updates), order=2, modes=("fwd", "rev"))
+        grad_x, grad_updates = jax.grad(lambda x, u: f(x, u).sum(), argnums=(0, 1))(x, updates)
+        rows = np.asarray(indices[:, 0]) % 3
+        last = {int(row): p for p, row in enumerate(rows)}
+        for p in range(7):
+            np.testing.assert_array_equal(grad_updates[p], 1.0 if last[int(rows[p])] == p else 0.0)
+        for row in range(3):
+            np.testing.assert_array_equal(grad_x[row], 0.0 if row in last else 1.0)
+
+
+@pytest.mark.parametrize("reduction", ["add", "max", "min"])
+def test_reduction_gradients(reduction):
+    rng = np.random.default_rng(13)
+    indices = jnp.array([[0], [2], [0], [1]])
+    with jax.enable_x64(True):
+        x = jnp.asarray(rng.standard_normal((3, 2)))
+        updates = jnp.asarray(rng.standard_normal((4, 2)))
+        check_grads(
+            lambda x, u: dml.scatter_nd(x, indices, u, reduction=reduction),
+            (x, updates),
+            order=2 if reduction == "add" else 1,
+            modes=("fwd", "rev"),
+        )
+
+
+def test_vmap_over_x_indices_updates_and_all_equals_a_loop():
+    rng = np.random.default_rng(14)
+    xs = jnp.asarray(rng.standard_normal((4, 5, 3)), jnp.float32)
+    idx = jnp.asarray(np.stack([_unique_tuples(rng, (3,), (5,), np.int32) for _ in range(4)]))
+    us = jnp.asarray(rng.standard_normal((4, 3, 3)), jnp.float32)
+
+    def f(x, i, u):
+        return dml.scatter_nd(x, i, u)
+
+    loop = np.stack([np.asarray(f(xs[b], idx[b], us[b])) for b in range(4)])
+    np.testing.assert_array_equal(jax.vmap(f)(xs, idx, us), loop)
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(0, None, None))(xs, idx[0], us[0]),
+        np.stack([f(x, idx[0], us[0]) for x in xs]),
+    )
+    np.testing.assert_array_equal(
+        jax.vmap(f, in_axes=(None, 0, 0))(xs[0], idx, us),
+        np.stack([f(xs[0], i, u) for i, u in zip(idx, us, strict=True)]),
+    )
+    add = jax.vmap(lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add"))
+    np.testing.assert_allclose(
+        add(xs, idx, us),
+        np.stack([dml.scatter_nd(xs[b], idx[b], us[b], reduction="add") for b in range(4)]),
+    )
+    desc = nd_desc(input_sizes=(5, 3), indices_sizes=(3, 1), updates_sizes=(3, 3),
+                   index_type=T.INT32)  # fmt: skip
+    op = dml.compile_operator(desc)
+    np.testing.assert_array_equal(jax.vmap(op)(xs, idx, us), loop)
+
+
+def test_jit_equals_eager_and_no_retrace():
+    rng = np.random.default_rng(15)
+    x = jnp.asarray(rng.standard_normal((6, 7)), jnp.float32)
+    i = jnp.asarray(rng.integers(0, 6, (3, 1)), jnp.uint32)
+    u = jnp.asarray(rng.standard_normal((3, 7)), jnp.float32)
+    chex.assert_trees_all_equal(
+        jax.jit(lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add"))(x, i, u),
+        dml.scatter_nd(x, i, u, reduction="add"),
+    )
+    jitted = helpers.face_program(dml.scatter_nd)
+    dml.scatter_nd(x, i, u)
+    size = helpers.jit_cache_size(jitted)
+    dml.scatter_nd(x + 1, i + 1, u * 2)
+    assert helpers.jit_cache_size(jitted) == size

@@ -71,6 +71,13 @@ def test_the_suite_holds_each_regime_and_its_target():
     assert targets["scatter axis 1 donated"] == (1.05, None)
     assert targets["scatter axis 0"] == (pytest.approx(1 / 1.8), None)
     assert targets["scatter axis 1 deterministic"] == (None, None)
+    assert targets["gather_nd rows"] == (1.05, 85.0)
+    assert targets["gather_nd points"] == (1.05, None)
+    assert targets["scatter_nd rows"] == (1.05, None)
+    assert targets["scatter_nd rows deterministic"] == (1.5, None)
+    assert targets["scatter_nd segment sum"] == (1.05, None)
+    more_work = [case.name for case in TIMED if case.more_work]
+    assert more_work == ["scatter_nd rows deterministic"]
     assert targets["slice1 reversal"] == (1.05, 85.0)
     assert targets["slice1 [::-2, ::-2]"] == (1.05, None)
     assert targets["tile NHWC-strided input"] == (1.1, None)
@@ -244,6 +251,19 @@ def test_a_case_reported_only_misses_nothing_against_jnp():
     held = dataclasses.replace(costly, min_pct_of_copy=20.0)
     assert case_misses(held) == ["dmljax at 16.0% of copy < 20%"]
     assert speed_misses(held) == case_misses(held)
+
+
+def test_a_case_with_more_work_is_held_to_its_time_only():
+    # deterministic=True scatter_nd: within 1.5x of the plain overwrite, with the kernels and
+    # compile time of its extra scatter-max and gather shown but never a miss.
+    costly = _result(
+        target_ratio=1.5, more_work=True, ratio=1.2, aa_ratio=1.0,
+        kernels={"dmljax": 4, "jnp": 2}, compile_ratio=1.4,
+        compile_s={"dmljax": 0.14, "jnp": 0.1},
+    )  # fmt: skip
+    assert case_misses(costly) == []
+    slow = dataclasses.replace(costly, ratio=1.6)
+    assert case_misses(slow) == ["time dmljax/jnp 1.600 > 1.500, A/A 1.000"]
 
 
 def test_the_report_shows_each_kind_of_target(capsys):

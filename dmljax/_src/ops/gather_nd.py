@@ -271,8 +271,10 @@ def gather_nd_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int =
 
 
 def _table_and_ids(key: jax.Array, quick: bool, t: int) -> tuple[jax.Array, jax.Array]:
-    """A 2^20x256 f32 table (1 GiB; 2^14x64 quick) and 2^20 (2^12) random index tuples."""
-    rows, width, picked = (2**14, 64, 2**12) if quick else (2**20, 256, 2**20)
+    """A 2^20x256 f32 table (1 GiB; 2^14x64 quick) and random index tuples of length ``t``:
+    2^20 row lookups (1 GiB out), or 2^24 point lookups (64 MiB out, 128 MiB of tuples)."""
+    rows, width = (2**14, 64) if quick else (2**20, 256)
+    picked = (2**12 if quick else 2**20) if t == 1 else (2**14 if quick else 2**24)
     x_key, index_key = jax.random.split(key)
     shape = (rows, width)
     x = jax.random.normal(x_key, shape, jnp.float32)
@@ -283,7 +285,7 @@ def _table_and_ids(key: jax.Array, quick: bool, t: int) -> tuple[jax.Array, jax.
 
 def gather_nd_bench() -> list[Case | EagerCase]:
     """A row lookup (k = 1) against ``x[idx[:, 0]]`` and a point gather (k = 2) against
-    ``x[tuple(idx.T)]``, 2^20 tuples into a 2^20x256 f32 table."""
+    ``x[tuple(idx.T)]``, into a 2^20x256 f32 table."""
 
     def rows_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
         return x[idx[:, 0]]

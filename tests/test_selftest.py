@@ -14,7 +14,7 @@ from jax.custom_batching import custom_vmap
 
 import dmljax as dml
 from dmljax.__main__ import main
-from dmljax._src import doc_examples, reference, selftest
+from dmljax._src import doc_examples, reference, selftest, sweeps
 
 REPO = pathlib.Path(dml.__file__).parents[1]
 BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
@@ -199,7 +199,7 @@ def _has_duplicate_targets(indices, dim, axis):
 @pytest.mark.parametrize("index_dtype", [np.int8, np.int32, np.uint8, np.uint32], ids=str)
 def test_unique_targets_write_each_element_at_most_once(index_dtype):
     shape, dim, axis = (3, 7, 2), 4, 1  # 7 indices per line for 4 targets: some dropped
-    indices = selftest.unique_targets(
+    indices = sweeps.unique_targets(
         np.random.default_rng(3), shape, np.dtype(index_dtype), dim, axis
     )
     assert indices.dtype == index_dtype
@@ -213,7 +213,7 @@ def test_unique_targets_write_each_element_at_most_once(index_dtype):
 def test_the_scatter_sweep_checks_both_lowerings_with_derivatives():
     rng = np.random.default_rng(5)
     floating = [
-        selftest.scatter_sweep(rng, dtype)
+        selftest.SWEEPS["DML_OPERATOR_SCATTER"](rng, dtype)
         for dtype in selftest.DATA_DTYPES
         if jnp.issubdtype(dtype, jnp.floating)
     ]
@@ -230,7 +230,10 @@ def _label_axis(label):
 
 def test_deterministic_scatter_draws_hold_duplicates():
     float32 = np.dtype(np.float32)
-    cases = [selftest.scatter_sweep(np.random.default_rng(seed), float32) for seed in range(10)]
+    cases = [
+        selftest.SWEEPS["DML_OPERATOR_SCATTER"](np.random.default_rng(seed), float32)
+        for seed in range(10)
+    ]
     assert all(case.label.endswith("deterministic=True") for case in cases)
     assert any(
         _has_duplicate_targets(indices, x.shape[axis], axis)
@@ -348,8 +351,10 @@ def test_a_broken_builder_makes_the_exit_status_1(monkeypatch, capsys):
 
 
 def test_a_broken_sweep_makes_the_exit_status_1(monkeypatch, capsys):
+    tile_sweep = selftest.SWEEPS["DML_OPERATOR_TILE"]
+
     def off_by_one(rng, dtype):
-        case = selftest.tile_sweep(rng, dtype)
+        case = tile_sweep(rng, dtype)
         wrong = tuple(e[None] for e in case.expected)  # an extra leading dimension
         return selftest.SweepCase(case.label, case.fn, case.batch, wrong, case.linear_argnums)
 

@@ -90,63 +90,6 @@ def entry(example_id: str) -> Entry:
     raise KeyError(f"no DirectML doc example has the id {example_id!r}")
 
 
-def _tile(e: Entry) -> dml.TileOperatorDesc:
-    return dml.TileOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        repeats=tuple(e["attrs"]["Repeats"]),
-    )
-
-
-def _gather(e: Entry) -> dml.GatherOperatorDesc:
-    return dml.GatherOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-        index_dimensions=e["attrs"]["IndexDimensions"],
-    )
-
-
-def _gather_elements(e: Entry) -> dml.GatherElementsOperatorDesc:
-    return dml.GatherElementsOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _scatter(e: Entry) -> dml.ScatterOperatorDesc:
-    return dml.ScatterOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        updates_tensor=tensor_desc_of(e["inputs"]["UpdatesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _slice1(e: Entry) -> dml.Slice1OperatorDesc:
-    return dml.Slice1OperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        input_window_offsets=tuple(e["attrs"]["InputWindowOffsets"]),
-        input_window_sizes=tuple(e["attrs"]["InputWindowSizes"]),
-        input_window_strides=tuple(e["attrs"]["InputWindowStrides"]),
-    )
-
-
-def _slice(e: Entry) -> dml.SliceOperatorDesc:
-    return dml.SliceOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        offsets=tuple(e["attrs"]["Offsets"]),
-        sizes=tuple(e["attrs"]["Sizes"]),
-        strides=tuple(e["attrs"]["Strides"]),
-    )
-
-
 def _buffer_view(e: Entry) -> dml.TileOperatorDesc:
     """A TILE of repeats 1 whose input desc is the view: the operator copies what it reads."""
     view = dml.TensorDesc(
@@ -161,16 +104,16 @@ def _buffer_view(e: Entry) -> dml.TileOperatorDesc:
     )
 
 
+# The examples file names SCATTER by its newer name.
+_NAME_IN_EXAMPLES = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
+
 BUILDERS: dict[str, DescBuilder] = {
-    "DML_OPERATOR_TILE": _tile,
-    "DML_OPERATOR_GATHER": _gather,
-    "DML_OPERATOR_GATHER_ELEMENTS": _gather_elements,
-    "DML_OPERATOR_SCATTER_ELEMENTS": _scatter,
-    "DML_OPERATOR_SLICE1": _slice1,
-    "DML_OPERATOR_SLICE": _slice,
+    **{
+        _NAME_IN_EXAMPLES.get(operator.name, operator.name): operator.doc_example
+        for operator in dml.OPERATORS
+        if operator.doc_example is not None
+    },
     "BUFFER_TENSOR_VIEW": _buffer_view,
-    # Operators that declare their builder next to their desc (Operator(doc_example=...)).
-    **{op.name: op.doc_example for op in dml.OPERATORS if op.doc_example is not None},
 }
 
 # The SCATTER page calls duplicate indices invalid, yet its example 1 writes index 3 twice
@@ -209,9 +152,12 @@ def _read_view(example: DocExample) -> jax.Array:
 FUNCTIONAL_FACES: dict[str, tuple[str, Callable[[DocExample], Any]]] = {
     "BUFFER_TENSOR_VIEW": ("dml.from_strided_buffer", _read_view),
     **{
-        op.name: ("functional face", op.doc_example_face)
-        for op in dml.OPERATORS
-        if op.doc_example_face is not None
+        _NAME_IN_EXAMPLES.get(operator.name, operator.name): (
+            "functional face",
+            operator.doc_example_face,
+        )
+        for operator in dml.OPERATORS
+        if operator.doc_example_face is not None
     },
 }
 

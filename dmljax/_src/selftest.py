@@ -11,8 +11,9 @@ operator itself, and the gradient must be its transpose,
 ``<f(x), c> == <x, grad_x <f(x), c>>``. With small integer values in
 floating dtypes every such sum is exact, so all comparisons are exact.
 
-Every operator of :data:`dmljax.OPERATORS` with a functional face is swept; a new
-one adds its function ``(rng, dtype) -> SweepCase`` to :data:`SWEEPS`.
+Every operator of :data:`dmljax.OPERATORS` with a functional face is swept, by
+the function ``(rng, dtype) -> SweepCase`` it declares (``Operator(sweep=...)``),
+gathered in :data:`SWEEPS`.
 """
 
 from __future__ import annotations
@@ -28,13 +29,10 @@ import jax.numpy as jnp
 import numpy as np
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
+from dmljax._src import doc_examples
 from dmljax._src.sweeps import (
     DATA_DTYPES,
-    INDEX_DTYPES as _INDEX_DTYPES,
     SweepCase,
-    draw_indices as _indices,
-    draw_shape as _shape,
     draw_values as _values,
     label as _name,
 )
@@ -43,205 +41,11 @@ from dmljax._src.text import describe_device, describe_error, format_table
 __all__ = ["DATA_DTYPES", "SWEEPS", "CheckResult", "SweepCase", "check_sweep_case", "selftest"]
 
 
-def tile_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
-    """``dml.tile`` of rank 1 to 4 with repeats 0 to 3."""
-    shape = _shape(rng, int(rng.integers(1, 4, endpoint=True)), 1, 3)
-    repeats = tuple(
-        int(r) for r in rng.choice([0, 1, 2, 3], p=[0.05, 0.35, 0.3, 0.3], size=len(shape))
-    )
-    xs = tuple(_values(rng, shape, dtype) for _ in range(batch))
-    return SweepCase(
-        label=f"{_name(shape, dtype)} repeats {repeats}",
-        fn=lambda x: dml.tile(x, repeats),
-        batch=tuple((x,) for x in xs),
-        expected=tuple(reference.tile(x, repeats) for x in xs),
-        linear_argnums=(0,),
-    )
-
-
-def gather_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
-    """``dml.gather`` of rank 1 to 3, indices of rank 0 to 2, any axis, wild indices."""
-    shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
-    index_shape = _shape(rng, int(rng.integers(0, 2, endpoint=True)), 0, 3)
-    axis = int(rng.integers(-len(shape), len(shape)))
-    return _gather_case(
-        rng, dtype, batch, shape, index_shape, axis,
-        fn=lambda x, i: dml.gather(x, i, axis=axis),
-        expected=lambda x, i: reference.take(x, i, axis),
-    )  # fmt: skip
-
-
-def _gather_case(
-    rng: np.random.Generator,
-    dtype: np.dtype[Any],
-    batch: int,
-    shape: tuple[int, ...],
-    index_shape: tuple[int, ...],
-    axis: int,
-    *,
-    fn: Callable[..., jax.Array],
-    expected: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> SweepCase:
-    """A gather of ``shape`` data at wild indices of ``index_shape`` and a drawn dtype."""
-    index_dtype = _INDEX_DTYPES[rng.integers(len(_INDEX_DTYPES))]
-    args = tuple(
-        (_values(rng, shape, dtype), _indices(rng, index_shape, index_dtype, shape[axis]))
-        for _ in range(batch)
-    )
-    return SweepCase(
-        label=f"{_name(shape, dtype)} indices {_name(index_shape, index_dtype)} axis {axis}",
-        fn=fn,
-        batch=args,
-        expected=tuple(expected(x, i) for x, i in args),
-        linear_argnums=(0,),
-    )
-
-
-def _elements_index_shape(
-    rng: np.random.Generator, shape: tuple[int, ...], axis: int
-) -> tuple[int, ...]:
-    """The shape of GATHER_ELEMENTS or SCATTER indices into an array of ``shape``.
-
-    1 to ``shape[axis] + 2`` along ``axis`` (now and then 0: no indices at all),
-    and no larger than ``shape`` elsewhere (the functional faces allow smaller).
-    """
-    axis %= len(shape)
-    along = 0 if rng.random() < 0.05 else int(rng.integers(1, shape[axis] + 2, endpoint=True))
-    return tuple(
-        along if d == axis else int(rng.integers(1, size, endpoint=True))
-        for d, size in enumerate(shape)
-    )
-
-
-def gather_elements_sweep(
-    rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2
-) -> SweepCase:
-    """``dml.gather_elements`` of rank 1 to 3, indices smaller off ``axis``, wild indices."""
-    shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
-    axis = int(rng.integers(-len(shape), len(shape)))
-    index_shape = _elements_index_shape(rng, shape, axis)
-    return _gather_case(
-        rng, dtype, batch, shape, index_shape, axis,
-        fn=lambda x, i: dml.gather_elements(x, i, axis=axis),
-        expected=lambda x, i: reference.gather_elements(x, i, axis=axis % len(shape)),
-    )  # fmt: skip
-
-
-def unique_targets(
-    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], dim: int, axis: int
-) -> np.ndarray:
-    """Indices that hit each element of a line along ``axis`` at most once.
-
-    Each line is a shuffle of ``[0, dim + shape[axis])``, whose values from
-    ``dim`` up are out of range (their updates are dropped); signed types write
-    half the values as the negative index of the same target, or, out of
-    range, below ``-dim``. Any lowering then gives the reference's result.
-    """
-    axis %= len(shape)
-    line_shape = shape[:axis] + shape[axis + 1 :]
-    count = shape[axis]
-    shuffles = np.argsort(rng.random((*line_shape, dim + count)), axis=-1)[..., :count]
-    values = np.moveaxis(shuffles, -1, axis)
-    if np.issubdtype(dtype, np.signedinteger):
-        negative = rng.random(shape) < 0.5
-        # v - dim names the same target as v; -v - 1 < -dim is as out of range as v >= dim.
-        values = np.where(negative, np.where(values < dim, values - dim, -values - 1), values)
-    return values.astype(dtype)
-
-
-def scatter_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
-    """``dml.scatter`` of rank 1 to 3, indices smaller off ``axis``.
-
-    Half the data dtypes (``dtype`` is one of :data:`DATA_DTYPES`) run
-    ``deterministic=True`` with wild indices, duplicates included; the others
-    the default lowering with at most one update per target, which every
-    lowering writes the same. Either way the reference's last-write-wins holds.
-    The operator is linear in ``x`` and ``updates`` together, not in the indices.
-    """
-    shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 4)
-    axis = int(rng.integers(-len(shape), len(shape)))
-    index_shape = _elements_index_shape(rng, shape, axis)
-    index_dtype = _INDEX_DTYPES[rng.integers(len(_INDEX_DTYPES))]
-    # The two modes take turns over DATA_DTYPES, so that one draw per dtype (the
-    # default) checks both, derivatives included.
-    deterministic = DATA_DTYPES.index(dtype) % 2 == 0
-
-    def draw_indices() -> np.ndarray:
-        if deterministic:
-            return _indices(rng, index_shape, index_dtype, shape[axis])
-        return unique_targets(rng, index_shape, index_dtype, shape[axis], axis)
-
-    args = tuple(
-        (_values(rng, shape, dtype), draw_indices(), _values(rng, index_shape, dtype))
-        for _ in range(batch)
-    )
-    targets = "deterministic=True" if deterministic else "unique targets"
-    return SweepCase(
-        label=f"{_name(shape, dtype)} indices {_name(index_shape, index_dtype)} axis {axis} "
-        f"{targets}",
-        fn=lambda x, i, u: dml.scatter(x, i, u, axis=axis, deterministic=deterministic),
-        batch=args,
-        expected=tuple(reference.scatter(x, i, u, axis=axis % len(shape)) for x, i, u in args),
-        linear_argnums=(0, 2),
-    )
-
-
-def _window(rng: np.random.Generator, dim: int) -> tuple[int, int, int, int]:
-    """One dimension's SLICE1 window inside ``[0, dim)``: offset, size, stride, output size.
-
-    Windows of at least half of what follows their offset, strides of either
-    sign up to 5 (now and then past the window: one element), and an output
-    size anywhere in the page's range ``[1, 1 + (size - 1) // |stride|]``.
-    """
-    offset = int(rng.integers(0, dim // 2, endpoint=True))
-    rest = dim - offset
-    size = int(rng.integers(max(1, rest // 2), rest, endpoint=True))
-    stride = int(rng.choice([-1, 1])) * int(rng.choice([1, 2, 3, 5], p=[0.4, 0.3, 0.2, 0.1]))
-    output_size = int(rng.integers(1, 1 + (size - 1) // abs(stride), endpoint=True))
-    return offset, size, stride, output_size
-
-
-def slice1_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> SweepCase:
-    """``dml.slice1`` of rank 1 to 3: a window per dimension, strides of either sign.
-
-    Output sizes are drawn in their legal range, now and then one of them 0 (an
-    empty result, which the functional face allows); a third of the draws pass
-    no output sizes and get the largest ones.
-    """
-    shape = _shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 6)
-    offsets, sizes, strides, output_sizes = (
-        tuple(column) for column in zip(*(_window(rng, dim) for dim in shape), strict=True)
-    )
-    if rng.random() < 1 / 3:
-        output_sizes = tuple(1 + (s - 1) // abs(t) for s, t in zip(sizes, strides, strict=True))
-        passed_sizes = None
-    else:
-        if rng.random() < 0.1:
-            emptied = int(rng.integers(len(shape)))
-            output_sizes = tuple(0 if d == emptied else o for d, o in enumerate(output_sizes))
-        passed_sizes = output_sizes
-    xs = tuple(_values(rng, shape, dtype) for _ in range(batch))
-    window = dict(offsets=offsets, sizes=sizes, strides=strides)
-    return SweepCase(
-        label=f"{_name(shape, dtype)} offsets {offsets} sizes {sizes} strides {strides} "
-        f"output {'largest ' if passed_sizes is None else ''}{output_sizes}",
-        fn=lambda x: dml.slice1(x, **window, output_sizes=passed_sizes),
-        batch=tuple((x,) for x in xs),
-        expected=tuple(reference.slice1(x, **window, output_sizes=output_sizes) for x in xs),
-        linear_argnums=(0,),
-    )
-
-
-# Each sweep draws one case of the given data dtype; the dtypes take turns draw by draw.
-# SLICE has no functional face: it runs through SLICE1's lowering, swept here.
+# Each operator declares its sweep (Operator(sweep=...)): one case of the given data dtype;
+# the dtypes take turns draw by draw. SLICE and GATHER_ND1 have no functional face of their
+# own: SLICE1's and GATHER_ND's sweeps run their lowerings.
 SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
-    "DML_OPERATOR_TILE": tile_sweep,
-    "DML_OPERATOR_GATHER": gather_sweep,
-    "DML_OPERATOR_GATHER_ELEMENTS": gather_elements_sweep,
-    "DML_OPERATOR_SCATTER": scatter_sweep,
-    "DML_OPERATOR_SLICE1": slice1_sweep,
-    # Operators that declare their sweep next to their desc (Operator(sweep=...)).
-    **{op.name: op.sweep for op in dml.OPERATORS if op.sweep is not None},
+    operator.name: operator.sweep for operator in dml.OPERATORS if operator.sweep is not None
 }
 
 

@@ -24,7 +24,10 @@ __all__ = [
     "draw_indices",
     "draw_shape",
     "draw_values",
+    "elements_index_shape",
+    "gather_case",
     "label",
+    "unique_targets",
 ]
 
 
@@ -98,3 +101,67 @@ def draw_shape(rng: np.random.Generator, rank: int, low: int, high: int) -> tupl
 def label(shape: Sequence[int], dtype: np.dtype[Any]) -> str:
     """``float32[2,3]``: an array as sweep labels and errors name it."""
     return f"{dtype.name}[{','.join(map(str, shape))}]"
+
+
+def gather_case(
+    rng: np.random.Generator,
+    dtype: np.dtype[Any],
+    batch: int,
+    shape: tuple[int, ...],
+    index_shape: tuple[int, ...],
+    axis: int,
+    *,
+    fn: Callable[..., jax.Array],
+    expected: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> SweepCase:
+    """A gather of ``shape`` data at wild indices of ``index_shape`` and a drawn dtype."""
+    index_dtype = INDEX_DTYPES[rng.integers(len(INDEX_DTYPES))]
+    args = tuple(
+        (draw_values(rng, shape, dtype), draw_indices(rng, index_shape, index_dtype, shape[axis]))
+        for _ in range(batch)
+    )
+    return SweepCase(
+        label=f"{label(shape, dtype)} indices {label(index_shape, index_dtype)} axis {axis}",
+        fn=fn,
+        batch=args,
+        expected=tuple(expected(x, i) for x, i in args),
+        linear_argnums=(0,),
+    )
+
+
+def elements_index_shape(
+    rng: np.random.Generator, shape: tuple[int, ...], axis: int
+) -> tuple[int, ...]:
+    """The shape of GATHER_ELEMENTS or SCATTER indices into an array of ``shape``.
+
+    1 to ``shape[axis] + 2`` along ``axis`` (now and then 0: no indices at all),
+    and no larger than ``shape`` elsewhere (the functional faces allow smaller).
+    """
+    axis %= len(shape)
+    along = 0 if rng.random() < 0.05 else int(rng.integers(1, shape[axis] + 2, endpoint=True))
+    return tuple(
+        along if d == axis else int(rng.integers(1, size, endpoint=True))
+        for d, size in enumerate(shape)
+    )
+
+
+def unique_targets(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], dim: int, axis: int
+) -> np.ndarray:
+    """Indices that hit each element of a line along ``axis`` at most once.
+
+    Each line is a shuffle of ``[0, dim + shape[axis])``, whose values from
+    ``dim`` up are out of range (their updates are dropped); signed types write
+    half the values as the negative index of the same target, or, out of
+    range, below ``-dim``. Any lowering then gives the reference's result.
+    """
+    axis %= len(shape)
+    line_shape = shape[:axis] + shape[axis + 1 :]
+    count = shape[axis]
+    shuffles = np.argsort(rng.random((*line_shape, dim + count)), axis=-1)[..., :count]
+    values = np.moveaxis(shuffles, -1, axis)
+    if np.issubdtype(dtype, np.signedinteger):
+        negative = rng.random(shape) < 0.5
+        # v - dim names the same target as v; -v - 1 < -dim is as out of range as v >= dim.
+        values = np.where(negative, np.where(values < dim, values - dim, -values - 1), values)
+    return values.astype(dtype)

@@ -20,6 +20,7 @@ __all__ = [
     "gather_bytes",
     "operand_and_indices",
     "output_nbytes",
+    "scatter_out_of_place_bytes",
     "tiny_operands",
 ]
 
@@ -70,3 +71,11 @@ def distinct_indices(key: jax.Array, shape: tuple[int, int], picked: int, axis: 
     """
     order = jnp.argsort(jax.random.uniform(key, shape, F32), axis=axis).astype(I32)
     return lax.slice_in_dim(order, 0, picked, axis=axis)
+
+
+def scatter_out_of_place_bytes(args: Sequence[jax.Array]) -> int:
+    """The byte model of a scatter ``fn(x, indices, updates)`` that copies ``x``: the
+    operand read and written, the updates and indices read; the updates' writes land in
+    the copy and are not counted twice (performance.md §5 item 7)."""
+    x, idx, updates = args
+    return 2 * x.nbytes + updates.nbytes + idx.nbytes

@@ -22,6 +22,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
 from dmljax._src.arguments import static_int
+from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -293,13 +294,6 @@ def gather_nd_bench() -> list[Case | EagerCase]:
     def points_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
         return x[tuple(idx.T)]
 
-    def moved(fn: Any) -> Any:
-        def bytes_moved(args: Any) -> int:
-            out = jax.eval_shape(fn, *args)
-            return 2 * out.size * out.dtype.itemsize + args[1].nbytes
-
-        return bytes_moved
-
     return [
         Case(
             name="gather_nd rows",
@@ -307,7 +301,7 @@ def gather_nd_bench() -> list[Case | EagerCase]:
             make_args=lambda key, quick: _table_and_ids(key, quick, 1),
             dmljax_fn=gather_nd,
             jnp_fn=rows_jnp,
-            bytes_moved=moved(rows_jnp),
+            bytes_moved=operands.gather_bytes(rows_jnp),
             min_pct_of_copy=85.0,
         ),
         Case(
@@ -316,7 +310,7 @@ def gather_nd_bench() -> list[Case | EagerCase]:
             make_args=lambda key, quick: _table_and_ids(key, quick, 2),
             dmljax_fn=gather_nd,
             jnp_fn=points_jnp,
-            bytes_moved=moved(points_jnp),
+            bytes_moved=operands.gather_bytes(points_jnp),
         ),
         EagerCase(
             name="gather_nd eager",

@@ -421,13 +421,6 @@ def _jnp_scatter_axis0(x: jax.Array, idx: jax.Array, updates: jax.Array) -> jax.
     return x.at[idx, columns].set(updates)
 
 
-def _scatter_out_of_place_bytes(args: Sequence[jax.Array]) -> int:
-    # Copy the operand (read + write), read the updates and indices; the updates' writes
-    # land in the copy and are not counted twice (performance.md §5 item 7).
-    x, idx, updates = args
-    return 2 * x.nbytes + updates.nbytes + idx.nbytes
-
-
 def _scatter_in_place_bytes(args: Sequence[jax.Array]) -> int:
     # The operand is updated where it lies: read the updates and indices, write the updates.
     _, idx, updates = args
@@ -448,7 +441,7 @@ def _scatter_case(
         make_args=_scatter_args(axis),
         dmljax_fn=lambda x, idx, u: scatter(x, idx, u, axis=axis, deterministic=deterministic),
         jnp_fn=_jnp_scatter_axis1 if axis == 1 else _jnp_scatter_axis0,
-        bytes_moved=_scatter_in_place_bytes if donated else _scatter_out_of_place_bytes,
+        bytes_moved=_scatter_in_place_bytes if donated else operands.scatter_out_of_place_bytes,
         donate_argnums=(0,) if donated else (),
         target_ratio=target_ratio,
     )

@@ -26,6 +26,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, reference, rules, sweeps
 from dmljax._src.arguments import static_int
+from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -441,11 +442,6 @@ def _bench() -> list[Case | EagerCase]:
     def jnp_add(x: jax.Array, idx: jax.Array, u: jax.Array) -> jax.Array:
         return x.at[idx[:, 0]].add(u)
 
-    def moved(args: Any) -> int:
-        # Read and write the operand (out of place), read the updates and the ids.
-        x, idx, u = args
-        return 2 * x.nbytes + u.nbytes + idx.nbytes
-
     return [
         Case(
             name="scatter_nd rows",
@@ -453,7 +449,7 @@ def _bench() -> list[Case | EagerCase]:
             make_args=overwrite_args,
             dmljax_fn=scatter_nd,
             jnp_fn=jnp_set,
-            bytes_moved=moved,
+            bytes_moved=operands.scatter_out_of_place_bytes,
         ),
         Case(
             name="scatter_nd rows deterministic",
@@ -461,7 +457,7 @@ def _bench() -> list[Case | EagerCase]:
             make_args=overwrite_args,
             dmljax_fn=functools.partial(scatter_nd, deterministic=True),
             jnp_fn=jnp_set,  # the default lowering runs within 1.05x of it
-            bytes_moved=moved,
+            bytes_moved=operands.scatter_out_of_place_bytes,
             target_ratio=1.5,
             more_work=True,  # a scatter-max and a gather of the tuples' positions
         ),
@@ -471,7 +467,7 @@ def _bench() -> list[Case | EagerCase]:
             make_args=segment_args,
             dmljax_fn=functools.partial(scatter_nd, reduction="add"),
             jnp_fn=jnp_add,
-            bytes_moved=moved,
+            bytes_moved=operands.scatter_out_of_place_bytes,
         ),
         EagerCase(
             name="scatter_nd eager",

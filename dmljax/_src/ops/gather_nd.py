@@ -77,15 +77,7 @@ _GATHER_ND_SUPPORT = fl.indexed_bands()
 
 def desc_layout(desc: Any) -> nd.DescLayout:
     """The checked layout of a GATHER_ND or GATHER_ND1 desc."""
-    return nd.check_desc(
-        desc.input_tensor,
-        desc.indices_tensor,
-        desc.input_dimension_count,
-        desc.indices_dimension_count,
-        getattr(desc, "batch_dimension_count", 0),
-        op=type(desc).__name__,
-        block_field="output_tensor",
-    )
+    return nd.check_desc(desc, block_field="output_tensor")
 
 
 def gather_nd_rules(desc: Any, level: FL) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 from jax import lax
 
@@ -35,6 +36,7 @@ from dmljax.errors import InvalidArgumentError
 __all__ = [
     "DescLayout",
     "block_shape",
+    "block_sizes",
     "check_desc",
     "check_index_tuples",
     "gather_dimension_numbers",
@@ -156,22 +158,21 @@ def _require_leading_ones(tensor: TensorDesc, count: int, *, op: str, field: str
         )
 
 
-def check_desc(
-    input_tensor: TensorDesc,
-    indices_tensor: TensorDesc,
-    input_dimension_count: int,
-    indices_dimension_count: int,
-    batch_dimension_count: int,
-    *,
-    op: str,
-    block_field: str,
-) -> DescLayout:
+def check_desc(desc: Any, *, block_field: str) -> DescLayout:
     """Every rule of an ND desc's counts, index tuples and batches; its unpadded layout.
 
-    The DimensionCounts are equal (the operator declares it). ``block_field`` is
-    the tensor the blocks fill (``output_tensor``, ``updates_tensor``); its
-    sizes are the block right-aligned to ``N`` by leading 1s, which must fit.
+    ``desc`` is a GATHER_ND, GATHER_ND1 or SCATTER_ND desc (no
+    ``batch_dimension_count`` means 0). The DimensionCounts are equal (the
+    operator declares it). ``block_field`` is the tensor the blocks fill
+    (``output_tensor``, ``updates_tensor``); its sizes are the block
+    right-aligned to ``N`` by leading 1s, which must fit.
     """
+    op = type(desc).__name__
+    input_tensor: TensorDesc = desc.input_tensor
+    indices_tensor: TensorDesc = desc.indices_tensor
+    input_dimension_count: int = desc.input_dimension_count
+    indices_dimension_count: int = desc.indices_dimension_count
+    batch_dimension_count: int = getattr(desc, "batch_dimension_count", 0)
     n = input_tensor.dimension_count
     for field, count in (
         ("input_dimension_count", input_dimension_count),

@@ -87,15 +87,7 @@ _SCATTER_ND_SUPPORT = fl.indexed_bands()
 
 
 def _desc_layout(desc: ScatterNdOperatorDesc) -> nd.DescLayout:
-    return nd.check_desc(
-        desc.input_tensor,
-        desc.indices_tensor,
-        desc.input_dimension_count,
-        desc.indices_dimension_count,
-        0,
-        op=type(desc).__name__,
-        block_field="updates_tensor",
-    )
+    return nd.check_desc(desc, block_field="updates_tensor")
 
 
 def _scatter_nd_rules(desc: ScatterNdOperatorDesc, level: FL) -> None:

@@ -33,6 +33,12 @@ from dmljax._src.ops.gather_nd import (
     gather_nd as gather_nd,
 )
 from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
+from dmljax._src.ops.padding import (
+    PaddingMode as PaddingMode,
+    PaddingOperatorDesc as PaddingOperatorDesc,
+    pad as pad,
+)
+from dmljax._src.ops.padding1 import Padding1OperatorDesc as Padding1OperatorDesc
 from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
 from dmljax._src.ops.scatter_nd import (
     ScatterNdOperatorDesc as ScatterNdOperatorDesc,
@@ -66,6 +72,9 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "GatherOperatorDesc",
     "OPERATORS",
     "Operator",
+    "Padding1OperatorDesc",
+    "PaddingMode",
+    "PaddingOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterNdOperatorDesc",
     "ScatterOperatorDesc",
@@ -80,6 +89,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "gather_elements",
     "gather_nd",
     "onnx_slice_window",
+    "pad",
     "scatter",
     "scatter_elements",
     "scatter_nd",

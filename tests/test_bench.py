@@ -42,7 +42,7 @@ REPO = pathlib.Path(dmljax.__file__).parents[1]
 
 # SLICE and GATHER_ND1 lower through SLICE1 and GATHER_ND (whose functional faces serve them):
 # those cases time them.
-_BENCHED_AS = {"SLICE": "SLICE1", "GATHER_ND1": "GATHER_ND"}
+_BENCHED_AS = {"SLICE": "SLICE1", "GATHER_ND1": "GATHER_ND", "PADDING1": "PADDING"}
 
 
 def _registered_operators():

@@ -37,6 +37,10 @@ OPERATOR_PAGES = {
     "operators/scatter.md": ({"SCATTER"}, {"DML_OPERATOR_SCATTER_ELEMENTS"}),
     "operators/slice.md": ({"SLICE1", "SLICE"}, {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE"}),
     "operators/scatter-nd.md": ({"SCATTER_ND"}, {"DML_OPERATOR_SCATTER_ND"}),
+    "operators/padding.md": (
+        {"PADDING", "PADDING1"},
+        {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},
+    ),
     "operators/gather-nd.md": (
         {"GATHER_ND", "GATHER_ND1"},
         {"DML_OPERATOR_GATHER_ND", "DML_OPERATOR_GATHER_ND1"},

@@ -38,12 +38,15 @@ EXAMPLES = int(os.environ.get("DMLJAX_ONNX_EXAMPLES", "200"))
 # GatherND (with batch_dims), Tile and Slice; ScatterElements and ScatterND need 18 for
 # the "max" and "min" reductions.
 OPSETS = {
+    "Concat": 13,
     "Gather": 13,
     "GatherElements": 13,
     "GatherND": 13,
+    "Pad": 21,
     "ScatterElements": 18,
     "ScatterND": 18,
     "Slice": 13,
+    "Split": 18,
     "Tile": 13,
 }
 # IR version 8 came with opset 18 (ONNX 1.13); every onnxruntime the tests allow reads it.
@@ -433,6 +436,58 @@ def test_tile_matches_onnxruntime(shape, dtype, data, rng):
     expected = run_onnx("Tile", {"input": x, "repeats": np.array(repeats, np.int64)})
     with x64_for(dtype):
         assert_same(dml.tile(x, repeats), expected)
+
+
+# --- Pad -----------------------------------------------------------------------------------------
+
+ONNX_PAD_MODES = {"constant": "constant", "edge": "edge", "reflect": "reflection", "wrap": "wrap"}
+# onnxruntime's CPU Pad has no 16-bit integer kernel (1.32).
+PAD_DTYPES = tuple(t for t in ALL_DTYPES if t not in (np.dtype(np.int16), np.dtype(np.uint16)))
+
+
+@st.composite
+def pad_cases(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...], str, Any]:
+    """Data, per-axis (start, end) paddings with crops, a mode, and the axes ONNX is told
+    (None: every axis) with the pads of the others left 0."""
+    rank = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(sizes(1, 4), min_size=rank, max_size=rank)))
+    onnx_mode = draw(st.sampled_from(sorted(ONNX_PAD_MODES)))
+    dtype = draw(st.sampled_from(PAD_DTYPES))
+    start, end = [], []
+    for n in shape:
+        a = draw(st.integers(-n, 5))
+        b = draw(st.integers(-(n - max(-a, 0)), 5))
+        kept = n - max(-a, 0) - max(-b, 0)
+        if onnx_mode != "constant" and kept == 0:  # onnxruntime refuses an empty result
+            a, b, kept = max(a, 0), max(b, 0), n
+        if onnx_mode == "reflect":  # onnxruntime mirrors at most kept - 1 elements
+            a, b = min(a, kept - 1), min(b, kept - 1)
+        start.append(a)
+        end.append(b)
+    axes = None
+    if draw(st.booleans()):
+        axes = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True))
+        for d in set(range(rank)) - set(axes):
+            start[d] = end[d] = 0
+    x = helpers.random_array(draw(helpers.seeds()), shape, dtype)
+    return x, tuple(start), tuple(end), onnx_mode, axes
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=pad_cases(), value=st.integers(0, 1))
+def test_pad_matches_onnxruntime(case, value):
+    x, start, end, onnx_mode, axes = case
+    padded = range(x.ndim) if axes is None else axes
+    pads = [*(start[a] for a in padded), *(end[a] for a in padded)]
+    inputs: dict[str, np.ndarray | None] = {"data": x, "pads": np.array(pads, np.int64)}
+    inputs["constant_value"] = np.array(value).astype(x.dtype) if onnx_mode == "constant" else None
+    if axes is not None:
+        # ONNX names the axes as it likes, negative ones too; the pads follow that order.
+        inputs["axes"] = np.array([a - x.ndim if a % 2 else a for a in axes], np.int64)
+    expected = run_onnx("Pad", inputs, mode=onnx_mode)
+    with x64_for(x.dtype):
+        actual = dml.pad(x, start, end, mode=ONNX_PAD_MODES[onnx_mode], value=value)
+    assert_same(actual, expected)
 
 
 # --- Slice ---------------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
 # The doc examples of DirectML features dmljax does not implement: the only ones skipped.
 UNIMPLEMENTED = {
     "DML_OPERATOR_JOIN",
-    "DML_OPERATOR_PADDING",
     "DML_OPERATOR_SLICE_GRAD",
     "DML_OPERATOR_SPLIT",
     "DML_TENSOR_DATA_TYPE_UINT4_PACKING",
@@ -34,6 +33,7 @@ _DOC_NAME = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
 _SWEPT_AS = {
     "DML_OPERATOR_SLICE": "DML_OPERATOR_SLICE1",
     "DML_OPERATOR_GATHER_ND1": "DML_OPERATOR_GATHER_ND",
+    "DML_OPERATOR_PADDING1": "DML_OPERATOR_PADDING",
 }
 
 

@@ -127,6 +127,16 @@ def _cases(batch: int) -> dict[str, Case]:
     # with a leading padding dimension, vmapped), whose batch is a batching dimension.
     scatter_nd_op = jax.vmap(dml.compile_operator(scatter_nd_desc))
     slice1_op = dml.compile_operator(slice1_desc)
+    padding1_op = dml.compile_operator(
+        dml.Padding1OperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=f32, sizes=(batch, 6, 5)),
+            output_tensor=dml.TensorDesc(data_type=f32, sizes=(batch, 9, 17)),
+            padding_mode=dml.PaddingMode.SYMMETRIC,
+            padding_value_data_type=f32,
+            start_padding=(0, 2, 5),
+            end_padding=(0, 1, 7),
+        )
+    )
     return {
         "gather": (lambda x, i: dml.gather(x, i, axis=1), (x, rows), (True, False)),
         "gather desc": (gather_op, (x, rows.reshape(1, 1, 5)), (True, False)),
@@ -190,6 +200,15 @@ def _cases(batch: int) -> dict[str, Case]:
         ),
         "slice1 desc": (slice1_op, (x,), (True,)),
         "tile": (lambda x: dml.tile(x, (1, 2, 3)), (x,), (True,)),
+        **{
+            f"pad {mode}": (
+                lambda x, mode=mode: dml.pad(x, (0, 2, -1), (0, 9, 3), mode=mode, value=4),
+                (x,),
+                (True,),
+            )
+            for mode in ("constant", "edge", "reflection", "symmetric", "wrap")
+        },
+        "padding1 desc": (padding1_op, (x,), (True,)),
     }
 
 

@@ -8,6 +8,7 @@ tracer leak or a failure deep inside JAX.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any, SupportsIndex, TypeAlias
@@ -20,6 +21,7 @@ from jax.core import Tracer
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
+    "ExactFloat",
     "StaticInts",
     "as_array",
     "normalize_axis",
@@ -28,6 +30,7 @@ __all__ = [
     "static_bool",
     "static_int",
     "static_int_tuple",
+    "static_number",
 ]
 
 StaticInts: TypeAlias = Sequence[SupportsIndex] | np.ndarray
@@ -79,6 +82,60 @@ def static_bool(value: Any, *, op: str, field: str) -> bool:
     if not isinstance(value, bool):
         raise ArgumentTypeError(op, field, "a bool", repr(value))
     return value
+
+
+class ExactFloat(float):
+    """A float that tells ``-0.0`` from ``0.0`` and finds every NaN equal to every NaN.
+
+    Static values are compared by ``==``: jit's cache and ``compile_operator``'s
+    would hand a program built for ``0.0`` to a call with ``-0.0`` (the pad value
+    would lose its sign), and never reuse one built for a NaN. Against an int it
+    compares as a float does.
+
+    >>> ExactFloat(-0.0) == 0.0, ExactFloat("nan") == float("nan"), ExactFloat(2.0) == 2
+    (False, True, True)
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, float):
+            return self.hex() == other.hex()
+        return float.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return 0 if math.isnan(self) else float.__hash__(self)
+
+    def __repr__(self) -> str:
+        return float.__repr__(self)
+
+
+def static_number(value: Any, *, op: str, field: str) -> int | float:
+    """``value`` (a Python or NumPy real number, or a concrete 0-d array) as an int or an
+    :class:`ExactFloat`; bools count as 0 and 1, traced values are refused."""
+    if isinstance(value, Tracer):
+        raise InvalidArgumentError(
+            op,
+            field,
+            "a static number",
+            _describe(value),
+            hint="It is a constant of the lowering: pass a Python number (jax.lax.pad takes "
+            "a traced padding value).",
+        )
+    if isinstance(value, np.ndarray | jax.Array | np.generic):
+        if np.ndim(value) != 0 or not (
+            np.issubdtype(value.dtype, np.number) or value.dtype == np.bool_
+        ):
+            raise InvalidArgumentError(op, field, "a real number", _describe(value))
+        value = np.asarray(value).item()
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return ExactFloat(value)
+    raise InvalidArgumentError(op, field, "a real number (int or float)", _describe(value))
 
 
 def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from dmljax._src.arguments import (
     static_bool,
     static_int,
     static_int_tuple,
+    static_number,
 )
 from dmljax._src.feature_levels import (
     Band,
@@ -63,6 +64,7 @@ __all__ = [
     "IntTuple",
     "Lowering",
     "LoweringOptions",
+    "Number",
     "Operator",
     "OperatorDesc",
     "Role",
@@ -518,10 +520,12 @@ class Bool:
 
 @dataclasses.dataclass(frozen=True)
 class Choice:
-    """A static string, one of ``options``."""
+    """A static string, one of ``options``; ``aliases`` maps other spellings (an enum
+    member, numpy's name) to one of them."""
 
     name: str
     options: tuple[str, ...]
+    aliases: tuple[tuple[Any, str], ...] = ()
 
     def plain(self, name: str) -> str:
         return f"(type({name}) is str and {name} in {self.options!r})"
@@ -531,6 +535,9 @@ class Choice:
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
+        for alias, option in self.aliases:
+            if type(value) is type(alias) and value == alias:
+                value = option
         # The str test first: `in` would compare an array element by element.
         if not isinstance(value, str) or value not in self.options:
             raise InvalidArgumentError(
@@ -539,7 +546,25 @@ class Choice:
         return value
 
 
-Static = Axis | Int | IntTuple | Bool | Choice
+@dataclasses.dataclass(frozen=True)
+class Number:
+    """A static real number (a constant such as a pad value): an int, or an
+    :class:`~dmljax._src.arguments.ExactFloat` so that ``-0.0`` gets its own program."""
+
+    name: str
+
+    def plain(self, name: str) -> str:
+        return f"type({name}) is int"
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return name
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        return static_number(value, op=op, field=self.name)
+
+
+Static = Axis | Int | IntTuple | Bool | Choice | Number
 
 
 def _fast_path(

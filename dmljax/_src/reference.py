@@ -6,6 +6,7 @@ where the page is, and shares no code with the lowerings it checks.
 
 from __future__ import annotations
 
+import builtins
 import itertools
 from collections.abc import Sequence
 
@@ -15,6 +16,7 @@ __all__ = [
     "gather",
     "gather_elements",
     "gather_nd",
+    "pad",
     "read_strided",
     "scatter",
     "scatter_nd",
@@ -251,4 +253,53 @@ def write_strided(tensor: np.ndarray, strides: Sequence[int], buffer: np.ndarray
     output = buffer.copy()
     for c in np.ndindex(*tensor.shape):
         output[sum(i * stride for i, stride in zip(c, strides, strict=True))] = tensor[c]
+    return output
+
+
+def _fold(p: int, n: int, mode: str) -> int | None:
+    """The input position PADDING reads for position ``p`` of a dimension of ``n``,
+    by folding (or wrapping) it back one edge at a time; None for CONSTANT's value."""
+    while not 0 <= p < n:
+        if mode == "constant":
+            return None
+        if mode == "edge":
+            return 0 if p < 0 else n - 1
+        if mode == "wrap":
+            p = p + n if p < 0 else p - n
+        elif mode == "reflection":  # the edge element is the mirror's axis
+            p = -p if p < 0 else 2 * (n - 1) - p
+        elif mode == "symmetric":  # the mirror lies beyond the edge element
+            p = -p - 1 if p < 0 else 2 * n - 1 - p
+        else:
+            raise ValueError(mode)
+    return p
+
+
+def pad(
+    input: np.ndarray,
+    start_padding: Sequence[int],
+    end_padding: Sequence[int],
+    *,
+    mode: str,
+    value: complex | np.generic | np.ndarray = 0,
+) -> np.ndarray:
+    """PADDING, element by element: ``output[o]`` reads ``input[fold(o - start)]`` per
+    dimension, or is ``value`` if CONSTANT and any position is outside the input.
+
+    Negative paddings (the functional face's extension) crop first.
+    """
+    crop = tuple(
+        builtins.slice(max(-s, 0), size - max(-e, 0))  # `slice` is SLICE's reference here
+        for size, s, e in zip(input.shape, start_padding, end_padding, strict=True)
+    )
+    x = input[crop]
+    starts = [max(s, 0) for s in start_padding]
+    sizes = tuple(n + s + max(e, 0) for n, s, e in zip(x.shape, starts, end_padding, strict=True))
+    output = np.empty(sizes, dtype=input.dtype)
+    for o in itertools.product(*(range(size) for size in sizes)):
+        source = [_fold(c - s, n, mode) for c, s, n in zip(o, starts, x.shape, strict=True)]
+        if any(p is None for p in source):
+            output[o] = np.array(value).astype(input.dtype)
+        else:
+            output[o] = x[tuple(source)]
     return output

@@ -9,6 +9,8 @@ from dmljax._src.ops.gather import GATHER
 from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
 from dmljax._src.ops.gather_nd import GATHER_ND
 from dmljax._src.ops.gather_nd1 import GATHER_ND1
+from dmljax._src.ops.padding import PADDING
+from dmljax._src.ops.padding1 import PADDING1
 from dmljax._src.ops.scatter import SCATTER
 from dmljax._src.ops.scatter_nd import SCATTER_ND
 from dmljax._src.ops.slice import SLICE
@@ -27,5 +29,7 @@ OPERATORS: tuple[Operator, ...] = (
     GATHER_ND,
     GATHER_ND1,
     SCATTER_ND,
+    PADDING,
+    PADDING1,
 )
 """Every operator dmljax implements, in the order the docs list them."""

@@ -1,0 +1,127 @@
+"""PADDING1: ``DML_PADDING1_OPERATOR_DESC``, PADDING with a value of the tensor's own type.
+
+Everything but the value is PADDING's (:mod:`dmljax._src.ops.padding`): the same
+rules, output sizes, lowering and functional face, :func:`dmljax.pad`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from dmljax._src import operator as contract
+from dmljax._src.arguments import static_int_tuple, static_number
+from dmljax._src.doc_entries import Entry, tensor_desc_of
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.ops import padding
+from dmljax._src.ops.padding import PaddingMode
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = ["PADDING1", "Padding1OperatorDesc"]
+
+
+def _data_type(value: Any, *, op: str, field: str) -> DataType:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentTypeError(op, field, "a dmljax.DataType", repr(value))
+    try:
+        return DataType(value)
+    except ValueError:
+        raise InvalidArgumentError(op, field, "a DML_TENSOR_DATA_TYPE value", value) from None
+
+
+class Padding1OperatorDesc(contract.OperatorDesc):
+    """``DML_PADDING1_OPERATOR_DESC``: PADDING whose value has the tensors' type.
+
+    ``padding_value`` is a ``DML_SCALAR_UNION`` read as ``padding_value_data_type``,
+    which must be the output's data type: it is held exactly (an INT64 or UINT64
+    extreme, -inf, a NaN), and must fit that type (an integer in range for
+    integer types; a float is rounded to FLOAT16 or FLOAT32). Every other rule
+    is :class:`dmljax.PaddingOperatorDesc`'s. Introduced at FL 5_0: 1 to 8
+    dimensions of every type up to 64 bits; SYMMETRIC from the start, WRAP from
+    6_4.
+
+    >>> import jax, jax.numpy as jnp, numpy as np, dmljax as dml
+    >>> i64 = dml.DataType.INT64
+    >>> desc = dml.Padding1OperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=i64, sizes=(2,)),
+    ...     output_tensor=dml.TensorDesc(data_type=i64, sizes=(3,)),
+    ...     padding_mode=dml.PaddingMode.CONSTANT, padding_value_data_type=i64,
+    ...     padding_value=-2**63, start_padding=(1,), end_padding=(0,))
+    >>> with jax.enable_x64(True):
+    ...     print(dml.compile_operator(desc)(np.array([1, 2])))
+    [-9223372036854775808                    1                    2]
+    """
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    padding_mode: PaddingMode = contract.attribute(PaddingMode.coerce)
+    padding_value_data_type: DataType = contract.attribute(_data_type)
+    padding_value: int | float = contract.attribute(static_number, default=0)
+    start_padding: tuple[int, ...] = contract.attribute(static_int_tuple)
+    end_padding: tuple[int, ...] = contract.attribute(static_int_tuple)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        data_type = self.padding_value_data_type
+        if data_type is DataType.UNKNOWN or data_type in (DataType.UINT4, DataType.INT4):
+            return  # refused by the rules, with the output's type to compare against
+        # The union holds the value in its type: keep what that type holds, exactly.
+        held = padding.pad_value_in(
+            self.padding_value, data_type.dtype, op=type(self).__name__, field="padding_value"
+        ).item()
+        object.__setattr__(self, "padding_value", static_number(held, op="", field=""))
+
+
+def _padding1_rules(desc: Padding1OperatorDesc, level: FL) -> None:
+    padding.check_padding(desc, level)
+    if desc.padding_value_data_type != desc.output_tensor.data_type:
+        raise InvalidArgumentError(
+            type(desc).__name__,
+            "padding_value_data_type",
+            f"output_tensor.data_type ({desc.output_tensor.data_type})",
+            str(desc.padding_value_data_type),
+        )
+
+
+def _lower_padding1(desc: Padding1OperatorDesc, options: contract.LoweringOptions) -> Any:
+    del options
+    value = padding.pad_value_in(
+        desc.padding_value, desc.output_tensor.dtype, op=type(desc).__name__, field="padding_value"
+    )
+    return functools.partial(
+        padding.pad_lowering,
+        start_padding=desc.start_padding,
+        end_padding=desc.end_padding,
+        mode=desc.padding_mode,
+        value=value,
+    )
+
+
+def _doc_example(e: Entry) -> Padding1OperatorDesc:
+    attrs = e["attrs"]
+    return Padding1OperatorDesc(
+        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        padding_mode=attrs["PaddingMode"],
+        padding_value_data_type=DataType[attrs["PaddingValueDataType"]],
+        padding_value=attrs.get("PaddingValue", 0),
+        start_padding=tuple(attrs["StartPadding"]),
+        end_padding=tuple(attrs["EndPadding"]),
+    )
+
+
+PADDING1 = contract.Operator(
+    "DML_OPERATOR_PADDING1",
+    Padding1OperatorDesc,
+    support=(padding.PADDING_BANDS[-1],),
+    same_dimension_count=True,
+    same_data_type=("input_tensor", "output_tensor"),
+    rules=_padding1_rules,
+    output_sizes=padding.output_sizes_of,
+    lower=_lower_padding1,
+    face=None,  # dmljax.pad is PADDING's face; its values are exact in the array's dtype anyway
+    doc_example=_doc_example,
+    doc_example_face=padding.doc_example_face,
+)

@@ -1594,18 +1594,11 @@ def _nan_payload_params() -> list[Any]:
         strict=True,
         reason="XLA:CPU canonicalizes bfloat16 NaN payloads in scatter, as x.at[i].set does",
     )
-    # The same for lax.pad (and for select), which CONSTANT padding is.
-    cpu_pad_gap = pytest.mark.xfail(
-        jax.default_backend() == "cpu",
-        strict=True,
-        reason="XLA:CPU canonicalizes bfloat16 NaN payloads in pad, as jnp.pad does",
-    )
     params = []
     for op in _OPS:
         for face, name in _FACES_AND_DTYPES:
             scatters = op in ("scatter", "scatter_nd") and name == "bfloat16"
-            pads = op == "pad_constant" and name == "bfloat16" and face != "desc"
-            marks = [cpu_scatter_gap] if scatters else [cpu_pad_gap] if pads else []
+            marks = [cpu_scatter_gap] if scatters else []
             params.append(pytest.param(op, face, name, marks=marks))
     return params
 

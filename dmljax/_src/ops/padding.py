@@ -23,7 +23,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import bitwise, feature_levels as fl, operator as contract, reference, sweeps
 from dmljax._src.arguments import (
     ExactFloat,
     StaticInts,
@@ -362,22 +362,10 @@ def _pad_axis(x: jax.Array, axis: int, mode: PaddingMode, start: int, end: int) 
     positions = source_positions(mode, size, start, end)
     before = _pieces(x, axis, positions[:start])
     after = _pieces(x, axis, positions[start + size :])
-    if len(before) + len(after) > _MAX_PIECES or _concatenation_may_change_bits(x.dtype):
+    if len(before) + len(after) > _MAX_PIECES:
         index_type = np.int32 if size < 2**31 else np.int64
         return jnp.take(x, positions.astype(index_type), axis=axis, mode="clip")
     return lax.concatenate([*before, x, *after], axis)
-
-
-def _concatenation_may_change_bits(dtype: Any) -> bool:
-    """Whether XLA:CPU may concatenate ``dtype`` through float32, changing NaN payloads
-    (bfloat16 and the float8 types, jax 0.10.2); a gather keeps every bit."""
-    dtype = np.dtype(dtype)
-    native = (np.float16, np.float32, np.float64)
-    return (
-        bool(jnp.issubdtype(dtype, jnp.floating))
-        and dtype not in native
-        and jax.default_backend() == "cpu"
-    )
 
 
 def pad_lowering(
@@ -401,7 +389,23 @@ def pad_lowering(
         config = [(start, end, 0) for start, end in zip(start_padding, end_padding, strict=True)]
         if all(low == 0 and high == 0 for low, high, _ in config):
             return x
-        return lax.pad(x, jnp.asarray(value, x.dtype), config)
+        return bitwise.exactly(functools.partial(_pad_constant, config), x, fill=value)
+    return bitwise.exactly(functools.partial(_pad_copying, start_padding, end_padding, mode), x)
+
+
+def _pad_constant(config: list[tuple[int, int, int]], x: jax.Array, fill: Any) -> jax.Array:
+    return lax.pad(x, fill, config)
+
+
+def _pad_copying(
+    start_padding: tuple[int, ...],
+    end_padding: tuple[int, ...],
+    mode: PaddingMode,
+    x: jax.Array,
+    fill: None,
+) -> jax.Array:
+    """EDGE, REFLECTION, SYMMETRIC and WRAP: crop, then pad one dimension at a time."""
+    del fill
     if any(p < 0 for p in (*start_padding, *end_padding)):
         x = lax.slice(
             x,

@@ -1,0 +1,91 @@
+"""Data movement that keeps every bit on every backend.
+
+XLA:CPU computes ``bfloat16`` and float8 concatenates, pads, selects and
+scatters in float32, which replaces each NaN's payload with the canonical NaN
+(jax 0.10.2). The same movement of the same-width unsigned integers moves the
+same bits untouched: :func:`exactly` runs a movement that way where it matters.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+__all__ = ["concatenate", "exactly", "may_change_bits"]
+
+_NATIVE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+_UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
+
+Move = Callable[..., jax.Array]
+"""``move(*operands, fill)``: slices, reversals, concatenates, pads with ``fill`` (a 0-d
+array of the operands' dtype, or None): a function of the operands' bits alone."""
+
+
+def may_change_bits(dtype: Any) -> bool:
+    """Whether XLA may move ``dtype`` through float32 on the default backend (the CPU's
+    bfloat16 and float8 types).
+
+    >>> may_change_bits(np.float32)
+    False
+    """
+    dtype = np.dtype(dtype)
+    return (
+        bool(jnp.issubdtype(dtype, jnp.floating))
+        and dtype not in _NATIVE_FLOATS
+        and jax.default_backend() == "cpu"
+    )
+
+
+def exactly(move: Move, *operands: jax.Array, fill: Any = None) -> jax.Array:
+    """``move(*operands, fill)``, every bit of the operands and of ``fill`` kept.
+
+    Where :func:`may_change_bits`, the movement runs on the operands' bits as
+    unsigned integers; its derivative is the same movement of the tangents, with
+    a fill of 0, so it differentiates (forward and reverse) as ``move`` does.
+
+    >>> exactly(lambda x, fill: jax.lax.pad(x, fill, [(1, 0, 0)]), jnp.ones(2), fill=-1.0)
+    Array([-1.,  1.,  1.], dtype=float32)
+    """
+    dtype = operands[0].dtype
+    fill_value = None if fill is None else np.asarray(fill, dtype)
+    if not may_change_bits(dtype):
+        return move(*operands, fill_value)
+    return _move_bits(move, fill_value, *operands)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0, 1))
+def _move_bits(move: Move, fill: np.ndarray | None, *operands: jax.Array) -> jax.Array:
+    dtype = operands[0].dtype
+    unsigned = _UNSIGNED[np.dtype(dtype).itemsize]
+    bits = [lax.bitcast_convert_type(x, unsigned) for x in operands]
+    moved = move(*bits, None if fill is None else fill.view(unsigned))
+    return lax.bitcast_convert_type(moved, dtype)
+
+
+@_move_bits.defjvp
+def _move_bits_jvp(
+    move: Move, fill: np.ndarray | None, primals: tuple[Any, ...], tangents: tuple[Any, ...]
+) -> tuple[jax.Array, jax.Array]:
+    zero = None if fill is None else np.zeros((), tangents[0].dtype)
+    return _move_bits(move, fill, *primals), move(*tangents, zero)
+
+
+def concatenate(operands: Sequence[jax.Array], dimension: int) -> jax.Array:
+    """:func:`jax.lax.concatenate` that keeps every bit, NaN payloads included.
+
+    >>> concatenate([jnp.zeros(1), jnp.ones(2)], 0)
+    Array([0., 1., 1.], dtype=float32)
+    """
+    if len(operands) == 1:
+        return operands[0]
+    return exactly(functools.partial(_concatenate, dimension), *operands)
+
+
+def _concatenate(dimension: int, *operands_and_fill: Any) -> jax.Array:
+    return lax.concatenate(list(operands_and_fill[:-1]), dimension)

@@ -33,6 +33,7 @@ from dmljax._src.ops.gather_nd import (
     gather_nd as gather_nd,
 )
 from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
+from dmljax._src.ops.join import JoinOperatorDesc as JoinOperatorDesc, join as join
 from dmljax._src.ops.padding import (
     PaddingMode as PaddingMode,
     PaddingOperatorDesc as PaddingOperatorDesc,
@@ -46,6 +47,7 @@ from dmljax._src.ops.scatter_nd import (
 )
 from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
 from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
+from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.strides import (
     from_strided_buffer as from_strided_buffer,
@@ -70,6 +72,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "GatherNd1OperatorDesc",
     "GatherNdOperatorDesc",
     "GatherOperatorDesc",
+    "JoinOperatorDesc",
     "OPERATORS",
     "Operator",
     "Padding1OperatorDesc",
@@ -80,6 +83,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "ScatterOperatorDesc",
     "Slice1OperatorDesc",
     "SliceOperatorDesc",
+    "SplitOperatorDesc",
     "TensorDesc",
     "TileOperatorDesc",
     "compile_operator",
@@ -88,12 +92,14 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "gather",
     "gather_elements",
     "gather_nd",
+    "join",
     "onnx_slice_window",
     "pad",
     "scatter",
     "scatter_elements",
     "scatter_nd",
     "slice1",
+    "split",
     "tile",
     "to_strided_buffer",
 ]

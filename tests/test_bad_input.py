@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -30,6 +31,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src import operator as contract
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -285,6 +287,26 @@ def padding1_desc(
     )
 
 
+def join_desc(
+    input_tensors: Any = None, output_tensor: Any = None, axis: Any = 1
+) -> dml.JoinOperatorDesc:
+    return dml.JoinOperatorDesc(
+        input_tensors=default(input_tensors, (td((2, 3)), td((2, 1)))),
+        output_tensor=default(output_tensor, td((2, 4))),
+        axis=axis,
+    )
+
+
+def split_desc(
+    input_tensor: Any = None, output_tensors: Any = None, axis: Any = 1
+) -> dml.SplitOperatorDesc:
+    return dml.SplitOperatorDesc(
+        input_tensor=default(input_tensor, td((2, 4))),
+        output_tensors=default(output_tensors, (td((2, 3)), td((2, 1)))),
+        axis=axis,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -308,11 +330,12 @@ TOO_BIG_FOR_INT64 = 2**70
 def desc_rows(op: str) -> list[Case]:
     """Rows every operator desc shares: wrong fields, call-time arguments, compile options."""
     build, input_shape = DESC_BUILDERS[op], VALID_INPUTS[op][0].shape
+    (output,) = next(o for o in dml.OPERATORS if o.desc_type.__name__ == op).output_fields
     return [
         *row("input_tensor-not-a-tensor-desc", op, "input_tensor",
              lambda: build(input_tensor=(2, 3)), ArgumentTypeError),
-        *row("output_tensor-a-numpy-array", op, "output_tensor",
-             lambda: build(output_tensor=np.zeros((2, 3))), ArgumentTypeError),
+        *row(f"{output}-a-numpy-array", op, output,
+             lambda: build(**{output: np.zeros((2, 3))}), ArgumentTypeError),
         *eager_and_jit("call-input-of-wrong-rank", op, "the input_tensor argument",
                        lambda x, *rest: compiled(build())(x, *rest),
                        f32(*input_shape, 1), *CALL_EXTRAS[op], fragments=("of shape",)),
@@ -351,6 +374,7 @@ SCATTER, SLICE1, SLICE = "ScatterOperatorDesc", "Slice1OperatorDesc", "SliceOper
 GATHER_ND, GATHER_ND1 = "GatherNdOperatorDesc", "GatherNd1OperatorDesc"
 SCATTER_ND = "ScatterNdOperatorDesc"
 PADDING, PADDING1 = "PaddingOperatorDesc", "Padding1OperatorDesc"
+JOIN, SPLIT = "JoinOperatorDesc", "SplitOperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -363,6 +387,7 @@ DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     SCATTER_ND: scatter_nd_desc,
     PADDING: padding_desc,
     PADDING1: padding1_desc,
+    SPLIT: split_desc,
 }
 # The arrays of a valid call of each unspoiled desc.
 VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
@@ -377,12 +402,13 @@ VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
     SCATTER_ND: (f32(3, 2), u32(2, 1), f32(2, 2)),
     PADDING: (f32(2, 3),),
     PADDING1: (f32(2, 3),),
+    SPLIT: (f32(2, 4),),
 }
 CALL_EXTRAS = {op: inputs[1:] for op, inputs in VALID_INPUTS.items()}
 TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax.gather_elements"
 SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
 GATHER_ND_FN, SCATTER_ND_FN = "dmljax.gather_nd", "dmljax.scatter_nd"
-PAD_FN = "dmljax.pad"
+PAD_FN, JOIN_FN, SPLIT_FN = "dmljax.pad", "dmljax.join", "dmljax.split"
 REFLECTION, SYMMETRIC, WRAP = (
     dml.PaddingMode.REFLECTION,
     dml.PaddingMode.SYMMETRIC,
@@ -1043,6 +1069,111 @@ TABLE: list[Case] = [
     *row("start_padding-traced", PAD_FN, "start_padding",
          traced(lambda p: dml.pad(jnp.ones(2), p, (1,)), np.array([1])), fragments=TRACED),
 
+    # --- JOIN and SPLIT, desc face ----------------------------------------------------------------
+    *desc_rows(SPLIT),
+    *row("input_tensors-a-tensor-desc", JOIN, "input_tensors",
+         lambda: join_desc(input_tensors=td((2, 3))), ArgumentTypeError),
+    *row("input_tensors-holds-an-array", JOIN, "input_tensors[1]",
+         lambda: join_desc(input_tensors=(td((2, 3)), np.zeros((2, 1)))), ArgumentTypeError),
+    *row("no-inputs", JOIN, "input_tensors",
+         lambda: compiled(join_desc(input_tensors=())), fragments=("greater than 0",)),
+    *row("axis-past-the-rank", JOIN, "axis", lambda: compiled(join_desc(axis=2)),
+         fragments=("[0, 2)",)),
+    *row("axis-traced", JOIN, "axis", traced(lambda a: join_desc(axis=a), 1),
+         fragments=TRACED),
+    *row("input-sizes-differ-off-the-axis", JOIN, "input_tensors[1].sizes",
+         lambda: compiled(join_desc(input_tensors=(td((2, 3)), td((3, 1)))))),
+    *row("input-rank-differs", JOIN, "input_tensors[1].sizes",
+         lambda: compiled(join_desc(input_tensors=(td((2, 3)), td((2, 1, 1)))))),
+    *row("input-data-type-differs", JOIN, "input_tensors[1].data_type",
+         lambda: compiled(join_desc(input_tensors=(td((2, 3)), td((2, 1), F16))))),
+    *row("output-sizes", JOIN, "output_tensor.sizes",
+         lambda: compiled(join_desc(output_tensor=td((2, 5)))), fragments=("(2, 4)", "summed")),
+    *row("output-data-type", JOIN, "output_tensor.data_type",
+         lambda: compiled(join_desc(output_tensor=td((2, 4), I32)))),
+    *row("2d-before-FL_4_1", JOIN, "input_tensors[0].sizes",
+         lambda: dml.compile_operator(join_desc(), feature_level=FL.FL_3_1),
+         fragments=("4 to 5 dimensions", "FL_4_1")),
+    *row("int8-at-FL_1_0", JOIN, "input_tensors[0].data_type",
+         lambda: dml.compile_operator(
+             join_desc((td((1, 1, 2, 3), T.INT8), td((1, 1, 2, 1), T.INT8)),
+                       td((1, 1, 2, 4), T.INT8), axis=3), feature_level=FL.FL_1_0),
+         fragments=("FL_2_1",)),
+    *row("before-FL_1_0-never", JOIN, "feature_level",
+         lambda: dml.compile_operator(join_desc(), feature_level=0x0F00)),
+    *row("int64-without-x64", JOIN, "input_tensors[0].data_type",
+         without_x64(lambda: compiled(join_desc((td((2, 3), T.INT64), td((2, 1), T.INT64)),
+                                                td((2, 4), T.INT64)))),
+         fragments=X64_HINT),
+    *eager_and_jit("call-one-array-too-few", JOIN, "arguments",
+                   lambda a: compiled(join_desc())(a), f32(2, 3), error=ArgumentTypeError),
+    *eager_and_jit("call-second-input-of-wrong-shape", JOIN, "the input_tensors[1] argument",
+                   lambda a, b: compiled(join_desc())(a, b), f32(2, 3), f32(2, 2),
+                   fragments=("(2, 1)",)),
+    *eager_and_jit("call-first-input-of-wrong-dtype", JOIN, "the input_tensors[0] argument",
+                   lambda a, b: compiled(join_desc())(a, b), i32(2, 3), f32(2, 1)),
+    *row("no-outputs", SPLIT, "output_tensors",
+         lambda: compiled(split_desc(output_tensors=())), fragments=("greater than 0",)),
+    *row("axis-negative", SPLIT, "axis", lambda: compiled(split_desc(axis=-1))),
+    *row("output-sizes-differ-off-the-axis", SPLIT, "output_tensors[0].sizes",
+         lambda: compiled(split_desc(output_tensors=(td((1, 3)), td((2, 1)))))),
+    *row("output-sizes-do-not-sum", SPLIT, "output_tensors[:].sizes[1]",
+         lambda: compiled(split_desc(output_tensors=(td((2, 3)), td((2, 2))))),
+         fragments=("sum 5",)),
+    *row("output-data-type", SPLIT, "output_tensors[1].data_type",
+         lambda: compiled(split_desc(output_tensors=(td((2, 3)), td((2, 1), I32))))),
+    *row("2d-before-FL_3_0", SPLIT, "input_tensor.sizes",
+         lambda: dml.compile_operator(split_desc(), feature_level=FL.FL_2_1),
+         fragments=("4 dimensions", "FL_3_0")),
+    *row("before-FL_1_0-never", SPLIT, "feature_level",
+         lambda: dml.compile_operator(split_desc(), feature_level=0x0F00)),
+    *row("int64-without-x64", SPLIT, "input_tensor.data_type",
+         without_x64(lambda: compiled(split_desc(td((2, 4), T.INT64),
+                                                 (td((2, 3), T.INT64), td((2, 1), T.INT64))))),
+         fragments=X64_HINT),
+    *row("out_buffer-for-several-outputs", SPLIT, "out_buffer",
+         lambda: compiled(split_desc())(f32(2, 4), out_buffer=f32(8))),
+
+    # --- dmljax.join and dmljax.split -------------------------------------------------------------
+    *eager_and_jit("arrays-an-array", JOIN_FN, "arrays",
+                   lambda x: dml.join(x, axis=0), f32(2), error=ArgumentTypeError,
+                   fragments=("(a, b)",)),
+    *eager_and_jit("no-arrays", JOIN_FN, "arrays", lambda: dml.join((), axis=0)),
+    *eager_and_jit("arrays-hold-a-list", JOIN_FN, "arrays[1]",
+                   lambda x: dml.join((x, [1.0]), axis=0), f32(2), error=ArgumentTypeError),
+    *eager_and_jit("0d-arrays", JOIN_FN, "arrays[0].shape",
+                   lambda a, b: dml.join((a, b), axis=0), f32(), f32()),
+    *eager_and_jit("ranks-differ", JOIN_FN, "arrays[1].ndim",
+                   lambda a, b: dml.join((a, b), axis=0), f32(2), f32(2, 1)),
+    *eager_and_jit("dtypes-differ", JOIN_FN, "arrays[1].dtype",
+                   lambda a, b: dml.join((a, b), axis=0), f32(2), i32(2),
+                   fragments=("does not promote", ".astype('float32')")),
+    *eager_and_jit("shapes-differ-off-the-axis", JOIN_FN, "arrays[1].shape",
+                   lambda a, b: dml.join((a, b), axis=1), f32(2, 3), f32(3, 3)),
+    *eager_and_jit("axis-out-of-range", JOIN_FN, "axis",
+                   lambda a, b: dml.join((a, b), axis=-3), f32(2, 3), f32(2, 3),
+                   fragments=("[-2, 2)",)),
+    *row("axis-traced", JOIN_FN, "axis",
+         traced(lambda a: dml.join((jnp.ones(2), jnp.ones(1)), axis=a), 0), fragments=TRACED),
+    *eager_and_jit("0d-x", SPLIT_FN, "x.shape", lambda x: dml.split(x, 1, axis=0), f32()),
+    *eager_and_jit("sizes-do-not-sum", SPLIT_FN, "sizes",
+                   lambda x: dml.split(x, (1, 1), axis=0), f32(3), fragments=("sum 2",)),
+    *eager_and_jit("count-does-not-divide", SPLIT_FN, "sizes",
+                   lambda x: dml.split(x, 2, axis=0), f32(3),
+                   fragments=("divides x.shape[0] = 3",)),
+    *eager_and_jit("count-zero", SPLIT_FN, "sizes",
+                   lambda x: dml.split(x, 0, axis=0), f32(0)),
+    *eager_and_jit("no-sizes", SPLIT_FN, "sizes", lambda x: dml.split(x, (), axis=0), f32(0)),
+    *eager_and_jit("negative-size", SPLIT_FN, "sizes[0]",
+                   lambda x: dml.split(x, (-1, 4), axis=0), f32(3)),
+    *eager_and_jit("float-size", SPLIT_FN, "sizes[1]",
+                   lambda x: dml.split(x, (1, 2.0), axis=0), f32(3)),
+    *eager_and_jit("axis-out-of-range", SPLIT_FN, "axis",
+                   lambda x: dml.split(x, 1, axis=1), f32(3)),
+    *row("sizes-traced", SPLIT_FN, "sizes",
+         traced(lambda s: dml.split(jnp.ones(3), s, axis=0), np.array([1, 2])),
+         fragments=TRACED),
+
     # --- SCATTER_ND, desc face --------------------------------------------------------------------
     *desc_rows(SCATTER_ND),
     *row("input_dimension_count-zero", SCATTER_ND, "input_dimension_count",
@@ -1278,7 +1409,8 @@ def test_the_unspoiled_descs_compile_and_run(op: str) -> None:
     # Each desc row spoils one field of these; they must be valid as they are.
     desc = DESC_BUILDERS[op]()
     out = dml.compile_operator(desc)(*VALID_INPUTS[op])
-    assert out.shape == desc.output_tensor.sizes
+    outputs = contract.bound_tensors(desc, contract.Role.OUTPUT)
+    assert [x.shape for x in jax.tree.leaves(out)] == [tensor.sizes for _, tensor in outputs]
 
 
 def _param(case: Case) -> Any:
@@ -1325,7 +1457,8 @@ def test_the_table_covers_every_operator_on_both_faces() -> None:
     assert functional_ops <= {case.op for case in TABLE if case.id.endswith("[jit]")}
     for operator in dml.OPERATORS:
         op = operator.desc_type.__name__
-        fields = {case.field for case in TABLE if case.op == op}
+        # A tuple field's rows name one of its tensors: input_tensors[1].
+        fields = {re.sub(r"\[\d+\]", "", case.field) for case in TABLE if case.op == op}
         required = {
             "arguments",
             *(f"the {field} argument" for field in operator.input_fields),
@@ -1459,6 +1592,10 @@ def _expected_bits(op: str, bits: np.ndarray) -> np.ndarray:
         return out
     if op == "slice1":
         return bits[::-1, ::-1]
+    if op == "join":
+        return np.concatenate([bits, bits], axis=1)
+    if op == "split":
+        return bits[:, 3:]
     if op == "pad":
         return np.pad(bits, ((0, 1), (3, 12)), mode="reflect")
     if op == "pad_constant":
@@ -1479,6 +1616,12 @@ def _functional(op: str, x: Any, updates: Any) -> jax.Array:
         return dml.scatter_nd(x, np.ones((1, 1), np.int32), updates)
     if op == "slice1":
         return dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=(-1, -1))
+    if op == "join":
+        # x itself twice: XLA:CPU float-converts bfloat16 slices fused into a jit, the
+        # caller's as much as any.
+        return dml.join((x, x), axis=1)
+    if op == "split":
+        return dml.split(x, (3, 7), axis=1)[1]
     if op == "pad":
         return dml.pad(x, (0, 3), (1, 12), mode="reflection")
     if op == "pad_constant":
@@ -1527,6 +1670,17 @@ def _desc_face(op: str, x: np.ndarray, updates: np.ndarray) -> jax.Array:
             input_window_sizes=x.shape, input_window_strides=(-1, -1),
         )  # fmt: skip
         return dml.compile_operator(desc)(x)
+    if op == "join":
+        desc = dml.JoinOperatorDesc(
+            input_tensors=(data, data), output_tensor=td((2, 20), data_type), axis=1,
+        )  # fmt: skip
+        return dml.compile_operator(desc)(x, x)
+    if op == "split":
+        desc = dml.SplitOperatorDesc(
+            input_tensor=data, output_tensors=(td((2, 3), data_type), td((2, 7), data_type)),
+            axis=1,
+        )  # fmt: skip
+        return dml.compile_operator(desc)(x)[1]
     if op in ("pad", "pad_constant"):
         start, end = ((0, 3), (1, 12)) if op == "pad" else ((0, 3), (1, 2))
         padded = tuple(n + a + b for n, a, b in zip(x.shape, start, end, strict=True))
@@ -1558,6 +1712,8 @@ _OPS = (
     "tile",
     "pad",
     "pad_constant",
+    "join",
+    "split",
 )
 _FACES: dict[str, Callable[[str, Any, Any], jax.Array]] = {
     "desc": _desc_face,

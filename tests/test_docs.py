@@ -37,6 +37,10 @@ OPERATOR_PAGES = {
     "operators/scatter.md": ({"SCATTER"}, {"DML_OPERATOR_SCATTER_ELEMENTS"}),
     "operators/slice.md": ({"SLICE1", "SLICE"}, {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE"}),
     "operators/scatter-nd.md": ({"SCATTER_ND"}, {"DML_OPERATOR_SCATTER_ND"}),
+    "operators/join-split.md": (
+        {"JOIN", "SPLIT"},
+        {"DML_OPERATOR_JOIN", "DML_OPERATOR_SPLIT"},
+    ),
     "operators/padding.md": (
         {"PADDING", "PADDING1"},
         {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},

@@ -86,7 +86,10 @@ OnnxRuntimeFailure = (
 
 @functools.cache
 def _session(
-    op: str, inputs: tuple[tuple[str, np.dtype[Any] | None, int], ...], attrs: tuple[Any, ...]
+    op: str,
+    inputs: tuple[tuple[str, np.dtype[Any] | None, int], ...],
+    attrs: tuple[Any, ...],
+    outputs: int = 1,
 ) -> Any:
     """An InferenceSession for one node; inputs are (name, dtype, rank), dtype None = omitted.
 
@@ -100,11 +103,15 @@ def _session(
         if dtype is not None
     ]
     data_type = graph_inputs[0].type.tensor_type.elem_type
+    names = [f"y{i}" for i in range(outputs)]
     node = onnx_helper.make_node(
-        op, [name if dtype is not None else "" for name, dtype, _ in inputs], ["y"], **dict(attrs)
+        op, [name if dtype is not None else "" for name, dtype, _ in inputs], names, **dict(attrs)
     )
     graph = onnx_helper.make_graph(
-        [node], op, graph_inputs, [onnx_helper.make_tensor_value_info("y", data_type, None)]
+        [node],
+        op,
+        graph_inputs,
+        [onnx_helper.make_tensor_value_info(name, data_type, None) for name in names],
     )
     model = onnx_helper.make_model(
         graph,
@@ -120,13 +127,20 @@ def _session(
 
 def run_onnx(op: str, inputs: dict[str, np.ndarray | None], **attrs: Any) -> np.ndarray:
     """``op`` on onnxruntime's CPU provider; the first input is the data, None omits an input."""
+    (y,) = run_onnx_outputs(op, inputs, 1, **attrs)
+    return y
+
+
+def run_onnx_outputs(
+    op: str, inputs: dict[str, np.ndarray | None], outputs: int, **attrs: Any
+) -> list[np.ndarray]:
+    """:func:`run_onnx` of a node with ``outputs`` outputs (Split)."""
     signature = tuple(
         (name, None if a is None else a.dtype, 0 if a is None else a.ndim)
         for name, a in inputs.items()
     )
-    session = _session(op, signature, tuple(sorted(attrs.items())))
-    (y,) = session.run(None, {name: a for name, a in inputs.items() if a is not None})
-    return y
+    session = _session(op, signature, tuple(sorted(attrs.items())), outputs)
+    return session.run(None, {name: a for name, a in inputs.items() if a is not None})
 
 
 def x64_for(dtype: np.dtype[Any]) -> contextlib.AbstractContextManager[Any]:
@@ -488,6 +502,60 @@ def test_pad_matches_onnxruntime(case, value):
     with x64_for(x.dtype):
         actual = dml.pad(x, start, end, mode=ONNX_PAD_MODES[onnx_mode], value=value)
     assert_same(actual, expected)
+
+
+# --- Concat and Split ----------------------------------------------------------------------------
+
+
+@st.composite
+def parts_along_an_axis(
+    draw: st.DrawFn,
+) -> tuple[list[tuple[int, ...]], int, np.dtype[Any], np.random.Generator]:
+    """1 to 8 part shapes (rank 1 to 3) equal but along an axis, where any may be 0."""
+    rank = draw(st.integers(1, 3))
+    shape = list(draw(st.lists(sizes(1, 3), min_size=rank, max_size=rank)))
+    axis = draw(st.integers(-rank, rank - 1))
+    along = draw(st.lists(sizes(0, 3), min_size=1, max_size=8))
+    shapes = []
+    for n in along:
+        shape[axis] = n
+        shapes.append(tuple(shape))
+    return shapes, axis, draw(st.sampled_from(ALL_DTYPES)), draw(helpers.seeds())
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=parts_along_an_axis())
+def test_concat_matches_onnxruntime(case):
+    shapes, axis, dtype, rng = case
+    parts = [helpers.random_array(rng, shape, dtype) for shape in shapes]
+    expected = run_onnx("Concat", {f"x{i}": x for i, x in enumerate(parts)}, axis=axis)
+    with x64_for(dtype):
+        assert_same(dml.join(parts, axis=axis), expected)
+
+
+@settings(max_examples=EXAMPLES)
+@given(case=parts_along_an_axis(), equal=st.booleans())
+def test_split_matches_onnxruntime(case, equal):
+    shapes, axis, dtype, rng = case
+    along = [shape[axis] for shape in shapes]
+    if equal:  # num_outputs: equal parts (ONNX lets the last be smaller; dmljax does not)
+        along = [along[0] or 1] * len(along)
+    whole = list(shapes[0])
+    whole[axis] = sum(along)
+    x = helpers.random_array(rng, tuple(whole), dtype)
+    if equal:
+        expected = run_onnx_outputs("Split", {"input": x}, len(along), axis=axis,
+                                    num_outputs=len(along))  # fmt: skip
+        sizes: int | tuple[int, ...] = len(along)
+    else:
+        split = np.array(along, np.int64)
+        expected = run_onnx_outputs("Split", {"input": x, "split": split}, len(along), axis=axis)
+        sizes = tuple(along)
+    with x64_for(dtype):
+        actual = dml.split(x, sizes, axis=axis)
+    assert len(actual) == len(expected)
+    for got, want in zip(actual, expected, strict=True):
+        assert_same(got, want)
 
 
 # --- Slice ---------------------------------------------------------------------------------------

@@ -137,6 +137,26 @@ def _cases(batch: int) -> dict[str, Case]:
             end_padding=(0, 1, 7),
         )
     )
+    join_op = dml.compile_operator(
+        dml.JoinOperatorDesc(
+            input_tensors=(
+                dml.TensorDesc(data_type=f32, sizes=(batch, 6, 5)),
+                dml.TensorDesc(data_type=f32, sizes=(batch, 3, 5)),
+            ),
+            output_tensor=dml.TensorDesc(data_type=f32, sizes=(batch, 9, 5)),
+            axis=1,
+        )
+    )
+    split_op = dml.compile_operator(
+        dml.SplitOperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=f32, sizes=(batch, 6, 5)),
+            output_tensors=(
+                dml.TensorDesc(data_type=f32, sizes=(batch, 6, 2)),
+                dml.TensorDesc(data_type=f32, sizes=(batch, 6, 3)),
+            ),
+            axis=2,
+        )
+    )
     return {
         "gather": (lambda x, i: dml.gather(x, i, axis=1), (x, rows), (True, False)),
         "gather desc": (gather_op, (x, rows.reshape(1, 1, 5)), (True, False)),
@@ -209,6 +229,14 @@ def _cases(batch: int) -> dict[str, Case]:
             for mode in ("constant", "edge", "reflection", "symmetric", "wrap")
         },
         "padding1 desc": (padding1_op, (x,), (True,)),
+        "join": (
+            lambda x, y: dml.join((x, y, x), axis=-2),
+            (x, updates),
+            (True, True),
+        ),
+        "join desc": (join_op, (x, updates), (True, True)),
+        "split": (lambda x: dml.split(x, (2, 0, 4), axis=1)[2], (x,), (True,)),
+        "split desc": (lambda x: split_op(x)[0], (x,), (True,)),
     }
 
 

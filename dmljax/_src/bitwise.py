@@ -63,9 +63,11 @@ def exactly(move: Move, *operands: jax.Array, fill: Any = None) -> jax.Array:
 def _move_bits(move: Move, fill: np.ndarray | None, *operands: jax.Array) -> jax.Array:
     dtype = operands[0].dtype
     unsigned = _UNSIGNED[np.dtype(dtype).itemsize]
-    bits = [lax.bitcast_convert_type(x, unsigned) for x in operands]
+    # The barriers keep XLA's simplifier from moving the bitcasts past the movement, which
+    # would float-convert it again (jax 0.10.2 fuses slices feeding the concatenate so).
+    bits = lax.optimization_barrier([lax.bitcast_convert_type(x, unsigned) for x in operands])
     moved = move(*bits, None if fill is None else fill.view(unsigned))
-    return lax.bitcast_convert_type(moved, dtype)
+    return lax.bitcast_convert_type(lax.optimization_barrier(moved), dtype)
 
 
 @_move_bits.defjvp

@@ -133,6 +133,8 @@ class DocExample:
         inputs: the input arrays in DirectML's binding order (the entry's order).
         expected: the documented output.
         options: the keyword arguments of ``dml.compile_operator`` it runs with.
+        output_index: which output ``expected`` is, for an operator with several
+            (SPLIT's pages show each output apart; None for one output).
     """
 
     id: str
@@ -140,6 +142,13 @@ class DocExample:
     inputs: tuple[np.ndarray, ...]
     expected: np.ndarray
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    output_index: int | None = None
+
+    def shown(self, result: Any) -> np.ndarray:
+        """The output of ``result`` (an operator's result) that the example shows."""
+        if self.output_index is not None:
+            result = result[self.output_index]
+        return np.asarray(result)
 
 
 def _read_view(example: DocExample) -> jax.Array:
@@ -175,6 +184,7 @@ def build(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> DocExa
         inputs=tuple(tensor_of(tensor) for tensor in e["inputs"].values()),
         expected=tensor_of(e["expected"]),
         options=dict(COMPILE_OPTIONS.get(e["op"], {})),
+        output_index=e["attrs"].get("output_index"),
     )
 
 
@@ -239,7 +249,7 @@ def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcom
             op = dml.compile_operator(
                 example.desc, feature_level=dml.FeatureLevel.LATEST, **example.options
             )
-            actual = np.asarray(op(*example.inputs))
+            actual = example.shown(op(*example.inputs))
     except Exception as error:  # any failure is the example's verdict, not a crash
         return outcome(False, describe_error(error))
     difference = _difference(actual, example.expected)
@@ -275,7 +285,7 @@ def _functional_difference(
     """:func:`_difference` of a functional face's output, or the error it raised."""
     try:
         with _x64_scope(e):
-            actual = np.asarray(compute(example))
+            actual = example.shown(compute(example))
     except Exception as error:  # reported like a wrong value
         return describe_error(error)
     return _difference(actual, example.expected)

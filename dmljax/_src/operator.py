@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeGuard, TypeVar
 
 import jax
+import numpy as np
 from jax.core import Tracer
 
 from dmljax._src.arguments import (
@@ -55,6 +56,7 @@ from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
+    "Arrays",
     "Axis",
     "Bool",
     "Choice",
@@ -362,6 +364,15 @@ def is_concrete_array(x: Any) -> TypeGuard[jax.Array]:
     return False
 
 
+def _flat(arrays: Sequence[Any]) -> Iterator[Any]:
+    """The arrays, those in a tuple or list argument (JOIN's inputs) one by one."""
+    for x in arrays:
+        if isinstance(x, tuple | list):
+            yield from x
+        else:
+            yield x
+
+
 class Dispatch:
     """``checked(*arrays, *statics, **named_arrays)``, jitted unless an array is a tracer.
 
@@ -416,7 +427,7 @@ class Dispatch:
                 break
         else:
             return self.jitted(*args, **named)
-        if any(isinstance(x, Tracer) for x in arrays):
+        if any(isinstance(x, Tracer) for x in _flat(arrays)):
             return self.checked(*args, **named)  # inline in the caller's trace
         if self._check_eagerly is not None:
             self._check_eagerly(*args, **named)
@@ -432,8 +443,30 @@ class Data:
 
     name: str
 
+    def plain(self, name: str) -> str:
+        return f"type({name}) in concrete"
+
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_array(x, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Arrays(Data):
+    """A sequence of array arguments (JOIN's inputs), passed on as a tuple."""
+
+    def plain(self, name: str) -> str:
+        return f"(type({name}) is tuple and {name} and concrete.issuperset(map(type, {name})))"
+
+    def coerce(self, x: Any, *, op: str) -> Any:
+        if not isinstance(x, list | tuple):
+            raise ArgumentTypeError(
+                op,
+                self.name,
+                "a list or tuple of arrays",
+                type(x).__name__,
+                hint="Pass the arrays as a sequence, e.g. (a, b).",
+            )
+        return tuple(as_array(a, op=op, field=f"{self.name}[{i}]") for i, a in enumerate(x))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -446,20 +479,28 @@ class Indices(Data):
 
 @dataclasses.dataclass(frozen=True)
 class Axis:
-    """A static axis of array argument ``of``; both spellings share one program."""
+    """A static axis of array argument ``of`` (of its first array, for an :class:`Arrays`);
+    both spellings share one program."""
 
     name: str = "axis"
     of: int = 0
+    of_first: bool = False
 
     def plain(self, name: str) -> str:
         return f"type({name}) is int"
 
     def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return f"one_spelling({name}, {arrays[self.of]}.ndim)"
+        array = f"{arrays[self.of]}[0]" if self.of_first else arrays[self.of]
+        return f"one_spelling({name}, {array}.ndim)"
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         axis = static_int(value, op=op, field=self.name)
-        return one_spelling(axis, len(arrays[self.of].shape))
+        array = arrays[self.of]
+        if self.of_first:
+            if not array:
+                return axis  # no arrays at all: the face's own check says so
+            array = array[0]
+        return one_spelling(axis, len(array.shape))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -481,14 +522,18 @@ class Int:
 
 @dataclasses.dataclass(frozen=True)
 class IntTuple:
-    """A static tuple of ints (repeats, offsets, ...); None too if ``optional``."""
+    """A static tuple of ints (repeats, offsets, ...); None too if ``optional``, a single
+    int too if ``or_int`` (SPLIT's number of equal parts)."""
 
     name: str
     optional: bool = False
+    or_int: bool = False
 
     def plain(self, name: str) -> str:
         # Written out, not a helper: a call would cost as much as the test itself.
         test = f"(type({name}) is tuple and only_int.issuperset(map(type, {name})))"
+        if self.or_int:
+            test = f"(type({name}) is int or {test})"
         return f"({name} is None or {test})" if self.optional else test
 
     def canonical(self, name: str, arrays: Sequence[str]) -> str:
@@ -498,6 +543,10 @@ class IntTuple:
         del arrays
         if self.optional and value is None:
             return None
+        if self.or_int and not isinstance(value, Sequence | np.ndarray | jax.Array):
+            return static_int(value, op=op, field=self.name)
+        if self.or_int and isinstance(value, np.ndarray | jax.Array) and value.ndim == 0:
+            return static_int(value, op=op, field=self.name)
         return static_int_tuple(value, op=op, field=self.name)
 
 
@@ -569,7 +618,7 @@ Static = Axis | Int | IntTuple | Bool | Choice | Number
 
 def _fast_path(
     op: str,
-    array_count: int,
+    array_specs: Sequence[Data],
     specs: Sequence[Static],
     jitted: Callable[..., Any],
     slow: Callable[[tuple[Any, ...], tuple[Any, ...]], Any],
@@ -581,9 +630,9 @@ def _fast_path(
     (whose checks ran while jit traced it); otherwise ``slow(arrays, statics)``,
     which coerces and checks every argument.
     """
-    arrays = [f"a{i}" for i in range(array_count)]
+    arrays = [f"a{i}" for i in range(len(array_specs))]
     statics = [f"s{i}" for i in range(len(specs))]
-    tests = [f"type({a}) in concrete" for a in arrays]
+    tests = [spec.plain(a) for spec, a in zip(array_specs, arrays, strict=True)]
     tests += [spec.plain(s) for spec, s in zip(specs, statics, strict=True)]
     canonical = [spec.canonical(s, arrays) for spec, s in zip(specs, statics, strict=True)]
     parameters = ", ".join(arrays + statics)
@@ -655,7 +704,7 @@ class FunctionalFace:
 
         self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
         self.call: Callable[..., Any] = _fast_path(
-            op, count, self._statics, self.dispatch.jitted, self._slow
+            op, self._arrays, self._statics, self.dispatch.jitted, self._slow
         )
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:

@@ -16,12 +16,14 @@ __all__ = [
     "gather",
     "gather_elements",
     "gather_nd",
+    "join",
     "pad",
     "read_strided",
     "scatter",
     "scatter_nd",
     "slice",
     "slice1",
+    "split",
     "take",
     "tile",
     "write_strided",
@@ -303,3 +305,35 @@ def pad(
         else:
             output[o] = x[tuple(source)]
     return output
+
+
+def join(inputs: Sequence[np.ndarray], *, axis: int) -> np.ndarray:
+    """JOIN: output coordinate ``c`` along ``axis`` reads the input whose run of the axis
+    holds it, at ``c`` less the sizes of the inputs before."""
+    axis %= inputs[0].ndim
+    starts = np.cumsum([0] + [x.shape[axis] for x in inputs])
+    sizes = list(inputs[0].shape)
+    sizes[axis] = int(starts[-1])
+    output = np.empty(sizes, dtype=inputs[0].dtype)
+    for c in itertools.product(*(range(size) for size in sizes)):
+        which = int(np.searchsorted(starts, c[axis], side="right")) - 1
+        source = list(c)
+        source[axis] -= int(starts[which])
+        output[c] = inputs[which][tuple(source)]
+    return output
+
+
+def split(input: np.ndarray, sizes: int | Sequence[int], *, axis: int) -> list[np.ndarray]:
+    """SPLIT: output ``i`` holds the input's run of ``sizes[i]`` coordinates along ``axis``
+    that starts after the outputs before it (``sizes`` an int: that many equal parts)."""
+    axis %= input.ndim
+    if isinstance(sizes, int):
+        sizes = [input.shape[axis] // sizes] * sizes
+    outputs = []
+    start = 0
+    for size in sizes:
+        index = [builtins.slice(None)] * input.ndim
+        index[axis] = builtins.slice(start, start + size)
+        outputs.append(input[tuple(index)].copy())
+        start += size
+    return outputs

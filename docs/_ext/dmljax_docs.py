@@ -358,12 +358,13 @@ class DocExamples(SphinxDirective):
             [
                 desc_code(example.desc),
                 *(_array_code(n, a) for n, a in zip(names, example.inputs, strict=True)),
-                f"output = dml.compile_operator(desc{options})({', '.join(names)})",
+                f"output = dml.compile_operator(desc{options})({', '.join(names)})"
+                + ("" if example.output_index is None else f"[{example.output_index}]"),
             ]
         )
         try:
             op = dml.compile_operator(example.desc, deterministic=deterministic)
-            actual = np.asarray(op(*example.inputs))
+            actual = example.shown(op(*example.inputs))
         except Exception as error:
             self._warn(f"{e['id']}: dmljax failed: {error}")
             return [_code(source)]

@@ -116,16 +116,9 @@ def _measure(
 
     ours = compiled["dmljax"](*_fresh(args, donated))
     theirs = compiled["jnp"](*_fresh(args, donated))
-    if ours.shape != theirs.shape or ours.dtype != theirs.dtype:
-        return dataclasses.replace(
-            result,
-            error=f"dmljax gives {shape_of(ours)}, jnp gives {shape_of(theirs)}",
-        )
-    if not bool(jnp.array_equal(ours, theirs)):
-        mismatches = int(jnp.sum(ours != theirs))
-        return dataclasses.replace(
-            result, error=f"dmljax and jnp outputs differ in {mismatches} of {ours.size} elements"
-        )
+    difference = _difference(ours, theirs)
+    if difference:
+        return dataclasses.replace(result, error=difference)
     if donated is not None and shape_of(ours) != shape_of(args[donated]):
         return dataclasses.replace(
             result,
@@ -167,6 +160,24 @@ def _compile_figures(programs: dict[str, Any], samples: dict[str, list[float]]) 
     }
 
 
+def _difference(ours: Any, theirs: Any) -> str:
+    """How dmljax's output (an array, or a tuple of them: SPLIT) differs from jnp's."""
+    ours_leaves, theirs_leaves = jax.tree.leaves(ours), jax.tree.leaves(theirs)
+    ours_shapes = [shape_of(x) for x in ours_leaves]
+    theirs_shapes = [shape_of(x) for x in theirs_leaves]
+    if ours_shapes != theirs_shapes:
+        return f"dmljax gives {', '.join(ours_shapes)}, jnp gives {', '.join(theirs_shapes)}"
+    mismatches = sum(
+        int(jnp.sum(a != b))
+        for a, b in zip(ours_leaves, theirs_leaves, strict=True)
+        if not bool(jnp.array_equal(a, b))
+    )
+    if mismatches:
+        size = sum(x.size for x in ours_leaves)
+        return f"dmljax and jnp outputs differ in {mismatches} of {size} elements"
+    return ""
+
+
 def _speed_figures(time_s: dict[str, float], nbytes: int) -> dict[str, Any]:
     """Bandwidth, share of the copy's, and the time ratios, from the median times."""
     return {
@@ -198,7 +209,10 @@ def _measure_eager(
         "desc": dml.compile_operator(case.desc(*args)),
         "jnp": jax.jit(case.jnp_fn),
     }
-    outputs = {name: np.asarray(fn(*args)).ravel() for name, fn in callables.items()}
+    outputs = {
+        name: np.concatenate([np.ravel(x) for x in jax.tree.leaves(fn(*args))])
+        for name, fn in callables.items()
+    }
     if not all(np.array_equal(out, outputs["jnp"]) for out in outputs.values()):
         return dataclasses.replace(
             result, error="the functional face, the desc face and jnp give different values"

@@ -9,12 +9,14 @@ from dmljax._src.ops.gather import GATHER
 from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
 from dmljax._src.ops.gather_nd import GATHER_ND
 from dmljax._src.ops.gather_nd1 import GATHER_ND1
+from dmljax._src.ops.join import JOIN
 from dmljax._src.ops.padding import PADDING
 from dmljax._src.ops.padding1 import PADDING1
 from dmljax._src.ops.scatter import SCATTER
 from dmljax._src.ops.scatter_nd import SCATTER_ND
 from dmljax._src.ops.slice import SLICE
 from dmljax._src.ops.slice1 import SLICE1
+from dmljax._src.ops.split import SPLIT
 from dmljax._src.ops.tile import TILE
 
 __all__ = ["OPERATORS"]
@@ -31,5 +33,7 @@ OPERATORS: tuple[Operator, ...] = (
     SCATTER_ND,
     PADDING,
     PADDING1,
+    JOIN,
+    SPLIT,
 )
 """Every operator dmljax implements, in the order the docs list them."""

@@ -47,6 +47,10 @@ from dmljax._src.ops.scatter_nd import (
 )
 from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
 from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
+from dmljax._src.ops.slice_grad import (
+    SliceGradOperatorDesc as SliceGradOperatorDesc,
+    slice_grad as slice_grad,
+)
 from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.strides import (
@@ -82,6 +86,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "ScatterNdOperatorDesc",
     "ScatterOperatorDesc",
     "Slice1OperatorDesc",
+    "SliceGradOperatorDesc",
     "SliceOperatorDesc",
     "SplitOperatorDesc",
     "TensorDesc",
@@ -99,6 +104,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "scatter_elements",
     "scatter_nd",
     "slice1",
+    "slice_grad",
     "split",
     "tile",
     "to_strided_buffer",

@@ -307,6 +307,22 @@ def split_desc(
     )
 
 
+def slice_grad_desc(
+    input_gradient_tensor: Any = None,
+    output_gradient_tensor: Any = None,
+    input_window_offsets: Any = (0, 0),
+    input_window_sizes: Any = (4, 4),
+    input_window_strides: Any = (2, -2),
+) -> dml.SliceGradOperatorDesc:
+    return dml.SliceGradOperatorDesc(
+        input_gradient_tensor=default(input_gradient_tensor, td((2, 2))),
+        output_gradient_tensor=default(output_gradient_tensor, td((4, 4))),
+        input_window_offsets=input_window_offsets,
+        input_window_sizes=input_window_sizes,
+        input_window_strides=input_window_strides,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -375,6 +391,7 @@ GATHER_ND, GATHER_ND1 = "GatherNdOperatorDesc", "GatherNd1OperatorDesc"
 SCATTER_ND = "ScatterNdOperatorDesc"
 PADDING, PADDING1 = "PaddingOperatorDesc", "Padding1OperatorDesc"
 JOIN, SPLIT = "JoinOperatorDesc", "SplitOperatorDesc"
+SLICE_GRAD = "SliceGradOperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -409,6 +426,7 @@ TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax
 SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
 GATHER_ND_FN, SCATTER_ND_FN = "dmljax.gather_nd", "dmljax.scatter_nd"
 PAD_FN, JOIN_FN, SPLIT_FN = "dmljax.pad", "dmljax.join", "dmljax.split"
+SLICE_GRAD_FN = "dmljax.slice_grad"
 REFLECTION, SYMMETRIC, WRAP = (
     dml.PaddingMode.REFLECTION,
     dml.PaddingMode.SYMMETRIC,
@@ -1174,6 +1192,71 @@ TABLE: list[Case] = [
          traced(lambda s: dml.split(jnp.ones(3), s, axis=0), np.array([1, 2])),
          fragments=TRACED),
 
+    # --- SLICE_GRAD, desc face --------------------------------------------------------------------
+    *row("input_gradient_tensor-not-a-tensor-desc", SLICE_GRAD, "input_gradient_tensor",
+         lambda: slice_grad_desc(input_gradient_tensor=(2, 2)), ArgumentTypeError),
+    *row("zero-stride", SLICE_GRAD, "input_window_strides[0]",
+         lambda: compiled(slice_grad_desc(input_window_strides=(0, 1))), fragments=("non-zero",)),
+    *row("window-outside", SLICE_GRAD, "input_window_sizes[1]",
+         lambda: compiled(slice_grad_desc(input_window_offsets=(0, 1)))),
+    *row("offsets-short", SLICE_GRAD, "input_window_offsets",
+         lambda: compiled(slice_grad_desc(input_window_offsets=(0,)))),
+    *row("offsets-traced", SLICE_GRAD, "input_window_offsets",
+         traced(lambda o: slice_grad_desc(input_window_offsets=o), np.array([0, 0])),
+         fragments=TRACED),
+    *row("input-gradient-larger-than-the-window", SLICE_GRAD, "input_gradient_tensor.sizes[0]",
+         lambda: compiled(slice_grad_desc(input_gradient_tensor=td((3, 2))))),
+    *row("output-sizes-too-small-for-the-window", SLICE_GRAD, "output_gradient_tensor.sizes",
+         lambda: compiled(slice_grad_desc(output_gradient_tensor=td((4, 4, 1))))),
+    *row("output-data-type", SLICE_GRAD, "output_gradient_tensor.data_type",
+         lambda: compiled(slice_grad_desc(output_gradient_tensor=td((4, 4), I32)))),
+    *row("output-window-outside", SLICE_GRAD, "input_window_sizes[0]",
+         lambda: compiled(slice_grad_desc(output_gradient_tensor=td((3, 4))))),
+    *row("before-FL_3_0", SLICE_GRAD, "feature_level",
+         lambda: dml.compile_operator(
+             slice_grad_desc(td((1, 1, 2, 2)), td((1, 1, 4, 4)), (0, 0, 0, 0), (1, 1, 4, 4),
+                             (1, 1, 2, -2)), feature_level=FL.FL_2_1),
+         fragments=("FL_3_0",)),
+    *row("2d-at-FL_3_0", SLICE_GRAD, "input_gradient_tensor.sizes",
+         lambda: dml.compile_operator(slice_grad_desc(), feature_level=FL.FL_3_0),
+         fragments=("FL_3_1",)),
+    *row("int64-without-x64", SLICE_GRAD, "input_gradient_tensor.data_type",
+         without_x64(lambda: compiled(slice_grad_desc(td((2, 2), T.INT64),
+                                                      td((4, 4), T.INT64)))),
+         fragments=X64_HINT),
+    *row("call-without-arguments", SLICE_GRAD, "arguments",
+         lambda: compiled(slice_grad_desc())(), ArgumentTypeError),
+    *eager_and_jit("call-dy-of-wrong-shape", SLICE_GRAD, "the input_gradient_tensor argument",
+                   lambda dy: compiled(slice_grad_desc())(dy), f32(4, 4),
+                   fragments=("(2, 2)",)),
+
+    # --- dmljax.slice_grad ------------------------------------------------------------------------
+    *eager_and_jit("dy-a-list", SLICE_GRAD_FN, "dy",
+                   lambda: dml.slice_grad([1.0], (2,), offsets=(0,), sizes=(2,), strides=(2,)),
+                   error=ArgumentTypeError),
+    *eager_and_jit("input_sizes-short", SLICE_GRAD_FN, "input_sizes",
+                   lambda dy: dml.slice_grad(dy, (4,), offsets=(0, 0), sizes=(4, 4),
+                                             strides=(2, 2)), f32(2, 2)),
+    *eager_and_jit("input_sizes-negative", SLICE_GRAD_FN, "input_sizes[0]",
+                   lambda dy: dml.slice_grad(dy, (-1,), offsets=(0,), sizes=(0,), strides=(1,)),
+                   f32(0)),
+    *eager_and_jit("zero-stride", SLICE_GRAD_FN, "strides[0]",
+                   lambda dy: dml.slice_grad(dy, (4,), offsets=(0,), sizes=(4,), strides=(0,)),
+                   f32(2)),
+    *eager_and_jit("window-outside", SLICE_GRAD_FN, "sizes[0]",
+                   lambda dy: dml.slice_grad(dy, (4,), offsets=(1,), sizes=(4,), strides=(2,)),
+                   f32(2)),
+    *eager_and_jit("dy-larger-than-the-window", SLICE_GRAD_FN, "dy.shape[0]",
+                   lambda dy: dml.slice_grad(dy, (4,), offsets=(0,), sizes=(4,), strides=(2,)),
+                   f32(3), fragments=("[0, 2]",)),
+    *eager_and_jit("result-beyond-xla-sizes", SLICE_GRAD_FN, "input_sizes",
+                   lambda dy: dml.slice_grad(dy, (2**62, 2**62), offsets=(0, 0), sizes=(1, 1),
+                                             strides=(1, 1)), f32(1, 1),
+                   fragments=("XLA's sizes",)),
+    *row("strides-traced", SLICE_GRAD_FN, "strides",
+         traced(lambda t: dml.slice_grad(jnp.ones(2), (4,), offsets=(0,), sizes=(4,), strides=t),
+                np.array([2])), fragments=TRACED),
+
     # --- SCATTER_ND, desc face --------------------------------------------------------------------
     *desc_rows(SCATTER_ND),
     *row("input_dimension_count-zero", SCATTER_ND, "input_dimension_count",
@@ -1592,6 +1675,10 @@ def _expected_bits(op: str, bits: np.ndarray) -> np.ndarray:
         return out
     if op == "slice1":
         return bits[::-1, ::-1]
+    if op == "slice_grad":
+        out = np.zeros((2, 20), bits.dtype)
+        out[:, 19::-2] = bits
+        return out
     if op == "join":
         return np.concatenate([bits, bits], axis=1)
     if op == "split":
@@ -1616,6 +1703,8 @@ def _functional(op: str, x: Any, updates: Any) -> jax.Array:
         return dml.scatter_nd(x, np.ones((1, 1), np.int32), updates)
     if op == "slice1":
         return dml.slice1(x, offsets=(0, 0), sizes=x.shape, strides=(-1, -1))
+    if op == "slice_grad":
+        return dml.slice_grad(x, (2, 20), offsets=(0, 0), sizes=(2, 20), strides=(1, -2))
     if op == "join":
         # x itself twice: XLA:CPU float-converts bfloat16 slices fused into a jit, the
         # caller's as much as any.
@@ -1670,6 +1759,13 @@ def _desc_face(op: str, x: np.ndarray, updates: np.ndarray) -> jax.Array:
             input_window_sizes=x.shape, input_window_strides=(-1, -1),
         )  # fmt: skip
         return dml.compile_operator(desc)(x)
+    if op == "slice_grad":
+        desc = dml.SliceGradOperatorDesc(
+            input_gradient_tensor=data, output_gradient_tensor=td((2, 20), data_type),
+            input_window_offsets=(0, 0), input_window_sizes=(2, 20),
+            input_window_strides=(1, -2),
+        )  # fmt: skip
+        return dml.compile_operator(desc)(x)
     if op == "join":
         desc = dml.JoinOperatorDesc(
             input_tensors=(data, data), output_tensor=td((2, 20), data_type), axis=1,
@@ -1714,6 +1810,7 @@ _OPS = (
     "pad_constant",
     "join",
     "split",
+    "slice_grad",
 )
 _FACES: dict[str, Callable[[str, Any, Any], jax.Array]] = {
     "desc": _desc_face,

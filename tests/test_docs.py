@@ -35,7 +35,10 @@ OPERATOR_PAGES = {
     "operators/gather.md": ({"GATHER"}, {"DML_OPERATOR_GATHER"}),
     "operators/gather-elements.md": ({"GATHER_ELEMENTS"}, {"DML_OPERATOR_GATHER_ELEMENTS"}),
     "operators/scatter.md": ({"SCATTER"}, {"DML_OPERATOR_SCATTER_ELEMENTS"}),
-    "operators/slice.md": ({"SLICE1", "SLICE"}, {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE"}),
+    "operators/slice.md": (
+        {"SLICE1", "SLICE", "SLICE_GRAD"},
+        {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE", "DML_OPERATOR_SLICE_GRAD"},
+    ),
     "operators/scatter-nd.md": ({"SCATTER_ND"}, {"DML_OPERATOR_SCATTER_ND"}),
     "operators/join-split.md": (
         {"JOIN", "SPLIT"},

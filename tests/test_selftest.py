@@ -21,7 +21,6 @@ BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
 
 # The doc examples of DirectML features dmljax does not implement: the only ones skipped.
 UNIMPLEMENTED = {
-    "DML_OPERATOR_SLICE_GRAD",
     "DML_TENSOR_DATA_TYPE_UINT4_PACKING",
 }
 # The doc examples name SCATTER by its newer name.

@@ -237,6 +237,13 @@ def _cases(batch: int) -> dict[str, Case]:
         "join desc": (join_op, (x, updates), (True, True)),
         "split": (lambda x: dml.split(x, (2, 0, 4), axis=1)[2], (x,), (True,)),
         "split desc": (lambda x: split_op(x)[0], (x,), (True,)),
+        "slice_grad": (
+            lambda x: dml.slice_grad(
+                x, (batch, 9, 11), offsets=(0, 0, 1), sizes=(batch, 9, 10), strides=(1, -1, 2)
+            ),
+            (x,),
+            (True,),
+        ),
     }
 
 

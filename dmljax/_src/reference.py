@@ -23,6 +23,7 @@ __all__ = [
     "scatter_nd",
     "slice",
     "slice1",
+    "slice_grad",
     "split",
     "take",
     "tile",
@@ -337,3 +338,21 @@ def split(input: np.ndarray, sizes: int | Sequence[int], *, axis: int) -> list[n
         outputs.append(input[tuple(index)].copy())
         start += size
     return outputs
+
+
+def slice_grad(
+    input_gradient: np.ndarray,
+    output_sizes: Sequence[int],
+    *,
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+) -> np.ndarray:
+    """SLICE_GRAD: ``output[start + strides * c] = input_gradient[c]``, zeros elsewhere,
+    with SLICE1's ``start`` (the window's end for a negative stride)."""
+    output = np.zeros(tuple(output_sizes), dtype=input_gradient.dtype)
+    start = [o + (s - 1 if t < 0 else 0) for o, s, t in zip(offsets, sizes, strides, strict=True)]
+    for c in itertools.product(*(range(n) for n in input_gradient.shape)):
+        target = tuple(b + t * i for b, t, i in zip(start, strides, c, strict=True))
+        output[target] = input_gradient[c]
+    return output

@@ -16,6 +16,7 @@ from dmljax._src.ops.scatter import SCATTER
 from dmljax._src.ops.scatter_nd import SCATTER_ND
 from dmljax._src.ops.slice import SLICE
 from dmljax._src.ops.slice1 import SLICE1
+from dmljax._src.ops.slice_grad import SLICE_GRAD
 from dmljax._src.ops.split import SPLIT
 from dmljax._src.ops.tile import TILE
 
@@ -28,6 +29,7 @@ OPERATORS: tuple[Operator, ...] = (
     SCATTER,
     SLICE1,
     SLICE,
+    SLICE_GRAD,
     GATHER_ND,
     GATHER_ND1,
     SCATTER_ND,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import numpy as np
@@ -31,10 +31,13 @@ __all__ = [
     "SLICE1",
     "SLICE1_BANDS",
     "Slice1OperatorDesc",
+    "WindowPlan",
+    "check_output_sizes",
     "check_window",
     "max_output_size",
     "slice1",
     "slice1_lowering",
+    "window_plan",
 ]
 
 _FUNCTION = "dmljax.slice1"
@@ -145,19 +148,24 @@ def check_output_sizes(
             )
 
 
-def slice1_lowering(
-    x: jax.Array,
-    *,
-    offsets: tuple[int, ...],
-    sizes: tuple[int, ...],
-    strides: tuple[int, ...],
-    output_sizes: tuple[int, ...],
-) -> jax.Array:
-    """The one implementation of SLICE1: a static strided slice, then a reversal.
+class WindowPlan(NamedTuple):
+    """The strided slice and the reversal a window is read with (SLICE1) or written back
+    with (SLICE_GRAD)."""
 
-    Both fuse into a single copy kernel with no gather, and JAX derives the
-    gradient (DirectML's SLICE_GRAD: the cotangent placed into zeros) itself.
-    """
+    starts: tuple[int, ...]
+    limits: tuple[int, ...]
+    steps: tuple[int, ...]
+    reversed_dims: tuple[int, ...]
+
+
+def window_plan(
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    strides: Sequence[int],
+    output_sizes: Sequence[int],
+) -> WindowPlan:
+    """Where each dimension's window starts, ends and steps, ascending, and the dimensions
+    read backwards (negative strides): SLICE1's elements, as a plain strided slice."""
     starts, limits, steps, reversed_dims = [], [], [], []
     for d, (offset, size, stride, out) in enumerate(
         zip(offsets, sizes, strides, output_sizes, strict=True)
@@ -173,8 +181,27 @@ def slice1_lowering(
         starts.append(first)
         limits.append(first + (out - 1) * step + 1 if out else first)
         steps.append(step)
-    sliced = lax.slice(x, tuple(starts), tuple(limits), tuple(steps))
-    return lax.rev(sliced, tuple(reversed_dims)) if reversed_dims else sliced
+    return WindowPlan(tuple(starts), tuple(limits), tuple(steps), tuple(reversed_dims))
+
+
+def slice1_lowering(
+    x: jax.Array,
+    *,
+    offsets: tuple[int, ...],
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+    output_sizes: tuple[int, ...],
+) -> jax.Array:
+    """The one implementation of SLICE1: a static strided slice, then a reversal.
+
+    Both fuse into a single copy kernel with no gather. Its gradient is
+    :func:`~dmljax._src.ops.slice_grad.slice_grad_lowering`: JAX transposes the
+    slice into a pad with interior padding and the reversal into a reversal,
+    the very ops SLICE_GRAD's lowering emits (the tests compare the two programs).
+    """
+    plan = window_plan(offsets, sizes, strides, output_sizes)
+    sliced = lax.slice(x, plan.starts, plan.limits, plan.steps)
+    return lax.rev(sliced, plan.reversed_dims) if plan.reversed_dims else sliced
 
 
 def _slice1_rules(desc: Slice1OperatorDesc, level: FL) -> None:

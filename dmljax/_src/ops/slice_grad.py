@@ -1,0 +1,341 @@
+"""SLICE_GRAD: ``DML_SLICE_GRAD_OPERATOR_DESC`` and :func:`dmljax.slice_grad`.
+
+SLICE1's backward pass, as DirectML spells it: the input gradient (SLICE1's
+output sizes) written into zeros of SLICE1's input sizes, at the positions the
+window read. ``out[start + stride * c] = dy[c]``, every other element 0; the
+window rules are SLICE1's (:mod:`dmljax._src.ops.slice1`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import (
+    bitwise,
+    feature_levels as fl,
+    operator as contract,
+    reference,
+    rules,
+    sweeps,
+)
+from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
+from dmljax._src.bench import operands
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.doc_entries import Entry, tensor_desc_of
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.ops.slice1 import check_output_sizes, check_window, max_output_size, window_plan
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = ["SLICE_GRAD", "SliceGradOperatorDesc", "slice_grad", "slice_grad_lowering"]
+
+_FUNCTION = "dmljax.slice_grad"
+_WINDOW_FIELDS = ("input_window_offsets", "input_window_sizes", "input_window_strides")
+
+
+class SliceGradOperatorDesc(contract.OperatorDesc):
+    """``DML_SLICE_GRAD_OPERATOR_DESC``: SLICE1's gradient, the window written into zeros.
+
+    ``input_gradient_tensor`` has the sizes of the forward SLICE1's output,
+    ``output_gradient_tensor`` those of its input; the window fields are
+    SLICE1's. The rules (checked by :func:`dmljax.compile_operator`): the window
+    arrays have the tensors' DimensionCount; every window is non-empty and inside
+    the output gradient; strides are non-zero (``INT``); each input-gradient size
+    is in ``[1, 1 + (size - 1) // |stride|]``; both tensors share data type and
+    DimensionCount. Introduced at FL 3_0 (4 or 5 dimensions); 1 to 8 dimensions
+    from 3_1; 64-bit types from 4_1.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> f32 = dml.DataType.FLOAT32
+    >>> desc = dml.SliceGradOperatorDesc(
+    ...     input_gradient_tensor=dml.TensorDesc(data_type=f32, sizes=(2,)),
+    ...     output_gradient_tensor=dml.TensorDesc(data_type=f32, sizes=(5,)),
+    ...     input_window_offsets=(0,), input_window_sizes=(4,), input_window_strides=(-2,))
+    >>> dml.compile_operator(desc)(jnp.array([1.0, 2.0]))
+    Array([0., 2., 0., 1., 0.], dtype=float32)
+    """
+
+    input_gradient_tensor: TensorDesc = contract.tensor_field("input")
+    output_gradient_tensor: TensorDesc = contract.tensor_field("output")
+    input_window_offsets: tuple[int, ...] = contract.attribute(static_int_tuple)
+    input_window_sizes: tuple[int, ...] = contract.attribute(static_int_tuple)
+    input_window_strides: tuple[int, ...] = contract.attribute(static_int_tuple)
+
+
+_SLICE_GRAD_SUPPORT = (
+    fl.band(FL.FL_3_0, (4, 5), fl.TYPES_8_32),
+    fl.band(FL.FL_3_1, (1, 8), fl.TYPES_8_32),
+    fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+)
+
+
+def _slice_grad_rules(desc: SliceGradOperatorDesc, level: FL) -> None:
+    del level
+    op = type(desc).__name__
+    check_window(
+        desc.output_gradient_tensor.sizes,
+        desc.input_window_offsets,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=op,
+        fields=_WINDOW_FIELDS,
+        allow_empty=False,
+    )
+    rules.require_c_int32(
+        desc.input_window_strides, signed=True, op=op, field="input_window_strides"
+    )
+    check_output_sizes(
+        desc.input_gradient_tensor.sizes,
+        desc.input_window_sizes,
+        desc.input_window_strides,
+        op=op,
+        field="input_gradient_tensor.sizes",
+        allow_empty=False,
+    )
+
+
+def slice_grad_lowering(
+    dy: jax.Array,
+    *,
+    input_sizes: tuple[int, ...],
+    offsets: tuple[int, ...],
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+) -> jax.Array:
+    """The one implementation of SLICE_GRAD: a reversal, then one pad with interior padding.
+
+    These are the ops JAX transposes SLICE1's lowering (a strided slice, then a
+    reversal) into, in the same order, so ``jax.vjp`` of :func:`dmljax.slice1`
+    runs this very program; the zeros between the strided elements are the pad's.
+    Every bit of ``dy`` is kept (:func:`~dmljax._src.bitwise.exactly`).
+    """
+    plan = window_plan(offsets, sizes, strides, dy.shape)
+    config = []
+    for size, start, step, out in zip(input_sizes, plan.starts, plan.steps, dy.shape, strict=True):
+        end = start + (out - 1) * step + 1 if out else start
+        config.append((start, size - end, step - 1))
+    return bitwise.exactly(functools.partial(_placed, plan.reversed_dims, config), dy, fill=0)
+
+
+def _placed(
+    reversed_dims: tuple[int, ...], config: list[tuple[int, int, int]], dy: jax.Array, fill: Any
+) -> jax.Array:
+    if reversed_dims:
+        dy = lax.rev(dy, reversed_dims)
+    return lax.pad(dy, fill, config)
+
+
+def _lower_slice_grad(desc: SliceGradOperatorDesc, options: contract.LoweringOptions) -> Any:
+    del options
+    return functools.partial(
+        slice_grad_lowering,
+        input_sizes=desc.output_gradient_tensor.sizes,
+        offsets=desc.input_window_offsets,
+        sizes=desc.input_window_sizes,
+        strides=desc.input_window_strides,
+    )
+
+
+def slice_grad(
+    dy: ArrayLike,
+    input_sizes: StaticInts,
+    *,
+    offsets: StaticInts,
+    sizes: StaticInts,
+    strides: StaticInts,
+) -> jax.Array:
+    """SLICE1's gradient: ``dy`` written into zeros of ``input_sizes`` where the window
+    read (DirectML SLICE_GRAD).
+
+    The functional face of :class:`SliceGradOperatorDesc`: equal, bit for bit,
+    to ``jax.vjp`` of :func:`dmljax.slice1` with the same window and
+    ``output_sizes=dy.shape``. Any rank and dtype; empty windows and ``dy`` too.
+
+    Args:
+        dy: the gradient of SLICE1's output (its shape is SLICE1's ``output_sizes``).
+        input_sizes: the shape of SLICE1's input, and of the result.
+        offsets, sizes, strides: SLICE1's window (non-zero strides; negative
+            ones walk from the window's end).
+
+    Returns:
+        An array of shape ``input_sizes`` and the dtype of ``dy``.
+
+    Raises:
+        InvalidArgumentError: tuples of the wrong length, a window outside
+            ``input_sizes``, a zero stride, a ``dy`` larger than the window holds,
+            or traced values.
+
+    Differentiable in ``dy`` (its gradient is SLICE1 again), and usable under
+    :func:`jax.jit` and :func:`jax.vmap`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> dml.slice_grad(jnp.array([1, 2, 3]), (7,), offsets=(1,), sizes=(6,), strides=(-2,))
+    Array([0, 0, 3, 0, 2, 0, 1], dtype=int32)
+    """
+    return _SLICE_GRAD_FACE.call(dy, input_sizes, offsets, sizes, strides)
+
+
+def _checked_slice_grad(
+    dy: jax.Array,
+    input_sizes: tuple[int, ...],
+    offsets: tuple[int, ...],
+    sizes: tuple[int, ...],
+    strides: tuple[int, ...],
+) -> jax.Array:
+    """:func:`slice_grad`'s checks, while tracing, then the lowering."""
+    why = f"one entry per dimension of dy, shape {tuple(dy.shape)}"
+    require_length(input_sizes, dy.ndim, op=_FUNCTION, field="input_sizes", why=why)
+    for i, size in enumerate(input_sizes):
+        if size < 0:
+            raise InvalidArgumentError(_FUNCTION, f"input_sizes[{i}]", "non-negative", size)
+    check_window(
+        input_sizes, offsets, sizes, strides, op=_FUNCTION,
+        fields=("offsets", "sizes", "strides"), allow_empty=True,
+    )  # fmt: skip
+    check_output_sizes(dy.shape, sizes, strides, op=_FUNCTION, field="dy.shape", allow_empty=True)
+    extent = np.dtype(dy.dtype).itemsize * math.prod(max(n, 1) for n in input_sizes)
+    if extent > _MAX_XLA_BYTES:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "input_sizes",
+            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
+            f"{input_sizes} ({extent} bytes)",
+        )
+    return slice_grad_lowering(
+        dy, input_sizes=input_sizes, offsets=offsets, sizes=sizes, strides=strides
+    )
+
+
+# XLA counts an array's bytes in an int64; a larger shape aborts the process.
+_MAX_XLA_BYTES = 2**63 - 1
+
+_SLICE_GRAD_FACE = contract.FunctionalFace(
+    slice_grad,
+    _checked_slice_grad,
+    contract.Data("dy"),
+    contract.IntTuple("input_sizes"),
+    contract.IntTuple("offsets"),
+    contract.IntTuple("sizes"),
+    contract.IntTuple("strides"),
+)
+
+
+# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
+
+
+def _doc_example(e: Entry) -> SliceGradOperatorDesc:
+    attrs = e["attrs"]
+    return SliceGradOperatorDesc(
+        input_gradient_tensor=tensor_desc_of(e["inputs"]["InputGradientTensor"]),
+        output_gradient_tensor=tensor_desc_of(e["expected"]),
+        input_window_offsets=tuple(attrs["InputWindowOffsets"]),
+        input_window_sizes=tuple(attrs["InputWindowSizes"]),
+        input_window_strides=tuple(attrs["InputWindowStrides"]),
+    )
+
+
+def _doc_example_face(example: Any) -> jax.Array:
+    desc = example.desc
+    return slice_grad(
+        example.inputs[0],
+        desc.output_gradient_tensor.sizes,
+        offsets=desc.input_window_offsets,
+        sizes=desc.input_window_sizes,
+        strides=desc.input_window_strides,
+    )
+
+
+def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
+    """``dml.slice_grad`` of rank 1 to 3: SLICE1's windows, strides of either sign."""
+    shape = sweeps.draw_shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 6)
+    windows = []
+    for dim in shape:
+        offset = int(rng.integers(0, dim // 2, endpoint=True))
+        size = int(rng.integers(max(1, (dim - offset) // 2), dim - offset, endpoint=True))
+        stride = int(rng.choice([-1, 1])) * int(rng.choice([1, 2, 3]))
+        out = int(rng.integers(1, max_output_size(size, stride), endpoint=True))
+        windows.append((offset, size, stride, out))
+    offsets, sizes, strides, dy_shape = (tuple(column) for column in zip(*windows, strict=True))
+    dys = tuple(sweeps.draw_values(rng, dy_shape, dtype) for _ in range(batch))
+    window = dict(offsets=offsets, sizes=sizes, strides=strides)
+    return sweeps.SweepCase(
+        label=f"{sweeps.label(dy_shape, dtype)} into {shape} offsets {offsets} sizes {sizes} "
+        f"strides {strides}",
+        fn=lambda dy: slice_grad(dy, shape, **window),
+        batch=tuple((dy,) for dy in dys),
+        expected=tuple(reference.slice_grad(dy, shape, **window) for dy in dys),
+        linear_argnums=(0,),
+    )
+
+
+def _slice_grad_case() -> Case:
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        side = 512 if quick else 4096  # dy of 1 MiB / 64 MiB of f32, into 4x that
+        return (jax.random.normal(key, (side, side), operands.F32),)
+
+    def dml_fn(dy: jax.Array) -> jax.Array:
+        whole = (2 * dy.shape[0], 2 * dy.shape[1])
+        return slice_grad(dy, whole, offsets=(0, 0), sizes=whole, strides=(2, -2))
+
+    def jnp_fn(dy: jax.Array) -> jax.Array:
+        zeros = jnp.zeros((2 * dy.shape[0], 2 * dy.shape[1]), dy.dtype)
+        _, vjp = jax.vjp(lambda x: x[::2, ::-2], zeros)
+        return vjp(dy)[0]
+
+    return Case(
+        name="slice_grad (2,-2)",
+        operator="SLICE_GRAD",
+        make_args=make_args,
+        dmljax_fn=dml_fn,
+        jnp_fn=jnp_fn,
+        bytes_moved=lambda args: args[0].nbytes + operands.output_nbytes(jnp_fn, args),
+    )
+
+
+def _bench() -> list[Case | EagerCase]:
+    """SLICE_GRAD of a 4096x4096 f32 into 8192x8192, strides (2, -2), against the vjp of
+    ``x[::2, ::-2]``."""
+    whole = (16, 16)
+    window = dict(offsets=(0, 0), sizes=whole, strides=(2, -2))
+    return [
+        _slice_grad_case(),
+        EagerCase(
+            name="slice_grad eager",
+            operator="SLICE_GRAD",
+            desc=lambda dy: SliceGradOperatorDesc(
+                input_gradient_tensor=TensorDesc.from_array(dy),
+                output_gradient_tensor=TensorDesc.from_array(jnp.zeros(whole, dy.dtype)),
+                input_window_offsets=(0, 0),
+                input_window_sizes=whole,
+                input_window_strides=(2, -2),
+            ),
+            functional=lambda dy: slice_grad(dy, whole, **window),
+            jnp_fn=lambda dy: jax.vjp(lambda x: x[::2, ::-2], jnp.zeros(whole, dy.dtype))[1](dy)[0],
+            make_args=operands.tiny_operands,
+        ),
+    ]
+
+
+SLICE_GRAD = contract.Operator(
+    "DML_OPERATOR_SLICE_GRAD",
+    SliceGradOperatorDesc,
+    support=_SLICE_GRAD_SUPPORT,
+    same_dimension_count=True,
+    same_data_type=("input_gradient_tensor", "output_gradient_tensor"),
+    rules=_slice_grad_rules,
+    output_sizes=None,  # the forward input's sizes: any that hold the window
+    lower=_lower_slice_grad,
+    face=_SLICE_GRAD_FACE,
+    doc_example=_doc_example,
+    doc_example_face=_doc_example_face,
+    sweep=_sweep,
+    bench=_bench,
+)

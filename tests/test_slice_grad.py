@@ -1,0 +1,248 @@
+"""SLICE_GRAD: its desc and dml.slice_grad, SLICE1's backward pass."""
+
+import math
+
+import chex
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import doc_examples, reference
+from tests import helpers
+
+T = dml.DataType
+FL = dml.FeatureLevel
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def grad_desc(dy_sizes=(2, 2), sizes=(4, 4), offsets=(0, 0), window=(4, 4), strides=(2, 2),
+              data_type=T.FLOAT32, output_data_type=None):  # fmt: skip
+    return dml.SliceGradOperatorDesc(
+        input_gradient_tensor=dml.TensorDesc(data_type=data_type, sizes=dy_sizes),
+        output_gradient_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=sizes),
+        input_window_offsets=offsets,
+        input_window_sizes=window,
+        input_window_strides=strides,
+    )
+
+
+# --- The DirectML doc example ---------------------------------------------------------------------
+
+
+def test_doc_example_on_both_faces():
+    (entry,) = doc_examples.entries("DML_OPERATOR_SLICE_GRAD")
+    outcome = doc_examples.check(entry)
+    assert outcome.passed, outcome.detail
+    assert "also functional face" in outcome.detail
+    example = doc_examples.build(entry)
+    # 2-D needs FL 3_1; at FL 3_0 the same example runs padded to 4-D, as the entry notes.
+    with pytest.raises(InvalidArgumentError, match="FL_3_1"):
+        dml.compile_operator(example.desc, feature_level=FL.FL_3_0)
+    padded = grad_desc((1, 1, 2, 2), (1, 1, 4, 4), (0, 0, 0, 0), (1, 1, 4, 4), (1, 1, 2, 2))
+    out = dml.compile_operator(padded, feature_level=FL.FL_3_0)(example.inputs[0][None, None])
+    np.testing.assert_array_equal(out[0, 0], example.expected)
+
+
+# --- Rules and feature levels ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "fragment"),
+    [
+        ({"strides": (2, 0)}, "input_window_strides[1]", "non-zero"),
+        ({"offsets": (1, 0)}, "input_window_sizes[0]", "inside the input"),
+        ({"window": (4, 0)}, "input_window_sizes[1]", "never empty"),
+        ({"window": (4,)}, "input_window_sizes", "one entry per dimension"),
+        ({"dy_sizes": (3, 2)}, "input_gradient_tensor.sizes[0]", r"in \[1, 2\]"),
+        ({"strides": (2, 2**31)}, "input_window_strides[1]", "INT"),
+        ({"output_data_type": T.FLOAT16}, "output_gradient_tensor.data_type", "FLOAT32"),
+    ],
+)
+def test_rule_violations_name_the_field(kwargs, field, fragment):
+    with pytest.raises(InvalidArgumentError, match=fragment) as e:
+        dml.compile_operator(grad_desc(**kwargs))
+    assert e.value.field == field
+    assert e.value.op == "SliceGradOperatorDesc"
+
+
+_TYPES = set(helpers.DATA_TYPES) - {T.UINT4, T.INT4, T.FLOAT64, T.INT64, T.UINT64}
+# The SLICE_GRAD page's table, restated: (dimension counts, data types) from each level.
+DOCUMENTED_SUPPORT = {
+    FL.FL_3_0: ((4, 5), _TYPES),
+    FL.FL_3_1: ((1, 8), _TYPES),
+    FL.FL_4_1: ((1, 8), _TYPES | {T.FLOAT64, T.INT64, T.UINT64}),
+}
+
+
+@pytest.mark.parametrize("level", [FL.FL_2_1, FL.FL_3_0, FL.FL_3_1, FL.FL_4_1, FL.LATEST])
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
+def test_data_types_and_ranks_per_feature_level(level, data_type):
+    with jax.enable_x64(True):
+        for rank in (1, 2, 4, 5, 8):
+            ones = (1,) * (rank - 1)
+            desc = grad_desc((*ones, 2), (*ones, 4), (0,) * rank, (*ones, 4), (*ones, -2),
+                             data_type)  # fmt: skip
+            bands = [band for band in DOCUMENTED_SUPPORT if band <= level]
+            if not bands:
+                with pytest.raises(InvalidArgumentError, match="FL_3_0"):
+                    dml.compile_operator(desc, feature_level=level)
+                continue
+            (low, high), types = DOCUMENTED_SUPPORT[max(bands)]
+            if low <= rank <= high and data_type in types:
+                dy = np.ones((1,) * (rank - 1) + (2,), data_type.dtype)
+                out = dml.compile_operator(desc, feature_level=level)(dy)
+                assert out.reshape(-1).tolist() == [0, 1, 0, 1]
+            else:
+                with pytest.raises(InvalidArgumentError):
+                    dml.compile_operator(desc, feature_level=level)
+
+
+# --- Equal to SLICE1's vjp, bit for bit -----------------------------------------------------------
+
+
+@st.composite
+def windows(draw, max_rank=8):
+    rank = draw(st.integers(1, max_rank))
+    max_size = 6 if rank <= 3 else 2
+    shape, offsets, sizes, strides, out = [], [], [], [], []
+    for _ in range(rank):
+        dim = draw(st.integers(1, max_size))
+        offset = draw(st.integers(0, dim - 1))
+        size = draw(st.integers(1, dim - offset))
+        stride = draw(st.sampled_from([1, -1, 2, -2, 3, -3, 7, -7]))
+        largest = 1 + (size - 1) // abs(stride)
+        shape.append(dim)
+        offsets.append(offset)
+        sizes.append(size)
+        strides.append(stride)
+        out.append(draw(st.integers(1, largest)))  # clipped output sizes too
+    return tuple(shape), tuple(offsets), tuple(sizes), tuple(strides), tuple(out)
+
+
+@hypothesis.given(windows(), st.sampled_from(helpers.FUNCTIONAL_DTYPES), helpers.seeds())
+def test_functional_face_equals_the_reference_and_slice1s_vjp(window, dtype, rng):
+    shape, offsets, sizes, strides, out = window
+    hypothesis.assume(math.prod(shape) <= 4096)
+    dy = helpers.random_array(rng, out, dtype)
+    expected = reference.slice_grad(dy, shape, offsets=offsets, sizes=sizes, strides=strides)
+    with jax.enable_x64(True):
+        actual = dml.slice_grad(dy, shape, offsets=offsets, sizes=sizes, strides=strides)
+        np.testing.assert_array_equal(np.asarray(actual), expected)
+        if jnp.issubdtype(dtype, jnp.floating):
+            _, vjp = jax.vjp(
+                lambda x: dml.slice1(x, offsets=offsets, sizes=sizes, strides=strides,
+                                     output_sizes=out),
+                jnp.zeros(shape, dtype),
+            )  # fmt: skip
+            (through_slice1,) = vjp(jnp.asarray(dy))
+            np.testing.assert_array_equal(
+                np.asarray(through_slice1).view(np.uint8), np.asarray(actual).view(np.uint8)
+            )
+
+
+DESC_DATA_TYPES = tuple(t for t in helpers.DATA_TYPES if t not in (T.UINT4, T.INT4))
+
+
+@hypothesis.given(windows(), st.sampled_from(DESC_DATA_TYPES), helpers.seeds())
+def test_desc_face_equals_the_reference(window, data_type, rng):
+    shape, offsets, sizes, strides, out = window
+    hypothesis.assume(math.prod(shape) <= 4096)
+    dy = helpers.random_array(rng, out, data_type.dtype)
+    desc = grad_desc(out, shape, offsets, sizes, strides, data_type)
+    with jax.enable_x64(True):
+        actual = dml.compile_operator(desc)(dy)
+    expected = reference.slice_grad(dy, shape, offsets=offsets, sizes=sizes, strides=strides)
+    np.testing.assert_array_equal(np.asarray(actual), expected)
+
+
+@pytest.mark.parametrize("strides", [(1, 1), (-1, 2), (-3, -2), (5, -7)])
+def test_slice1s_gradient_is_the_same_program(strides):
+    window = dict(offsets=(1, 0), sizes=(8, 9), strides=strides)
+    x = jnp.zeros((10, 9))
+    y, vjp = jax.vjp(lambda x: dml.slice1(x, **window), x)
+    dy = jnp.ones(y.shape)
+
+    def program(fn):
+        eqns = jax.make_jaxpr(fn)(dy).jaxpr.eqns
+        return [(e.primitive.name, {k: str(v) for k, v in e.params.items()}) for e in eqns]
+
+    def normalized(eqns):  # pad's config: the same numbers, whether int or np.int64
+        return [(name, {k: v.replace("np.int64(", "").replace(")", "") for k, v in p.items()})
+                for name, p in eqns]  # fmt: skip
+
+    assert normalized(program(vjp)) == normalized(
+        program(lambda dy: dml.slice_grad(dy, (10, 9), **window))
+    )
+
+
+def test_empty_windows_and_results():
+    assert dml.slice_grad(jnp.zeros((0, 2)), (3, 4), offsets=(0, 0), sizes=(0, 4),
+                          strides=(1, 2)).tolist() == [[0.0] * 4] * 3  # fmt: skip
+    assert dml.slice_grad(jnp.zeros((0,)), (0,), offsets=(0,), sizes=(0,), strides=(1,)).shape == (
+        0,
+    )
+
+
+# --- Transformations ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strides", [(2, -1), (-3, 3)])
+def test_gradients_order_2(strides):
+    with jax.enable_x64(True):
+        dy = jnp.asarray(np.random.default_rng(5).standard_normal((3, 2)))
+        check_grads(lambda dy: dml.slice_grad(dy, (7, 6), offsets=(0, 1), sizes=(7, 5),
+                                              strides=strides), (dy,), order=2,
+                    modes=("fwd", "rev"))  # fmt: skip
+
+
+def test_desc_face_gradient():
+    op = dml.compile_operator(grad_desc(strides=(-2, 3), dy_sizes=(2, 2)))
+    dy = jnp.asarray(np.random.default_rng(6).standard_normal((2, 2)), jnp.float32)
+    check_grads(op, (dy,), order=2, modes=("fwd", "rev"), atol=1e-2)
+
+
+def test_vmap_equals_a_loop():
+    dys = jnp.asarray(np.random.default_rng(7).standard_normal((4, 3, 2)), jnp.float32)
+    window = dict(offsets=(1, 0), sizes=(5, 4), strides=(-2, 3))
+
+    def f(dy):
+        return dml.slice_grad(dy, (6, 4), **window)
+
+    loop = np.stack([np.asarray(f(dy)) for dy in dys])
+    np.testing.assert_array_equal(jax.vmap(f)(dys), loop)
+    np.testing.assert_array_equal(jax.vmap(jax.vmap(f))(dys[None])[0], loop)
+    op = dml.compile_operator(grad_desc((3, 2), (6, 4), (1, 0), (5, 4), (-2, 3)))
+    np.testing.assert_array_equal(jax.vmap(op)(dys), loop)
+
+
+def test_jit_equals_eager_and_no_retrace():
+    dy = jnp.arange(6.0).reshape(3, 2)
+    window = dict(offsets=(1, 0), sizes=(5, 4), strides=(-2, 3))
+    chex.assert_trees_all_equal(jax.jit(lambda dy: dml.slice_grad(dy, (6, 4), **window))(dy),
+                                dml.slice_grad(dy, (6, 4), **window))  # fmt: skip
+    program = helpers.face_program(dml.slice_grad)
+    dml.slice_grad(dy, (6, 4), **window)
+    size = helpers.jit_cache_size(program)
+    dml.slice_grad(dy + 1, (6, 4), **window)
+    assert helpers.jit_cache_size(program) == size
+
+
+def test_strided_output_through_a_buffer():
+    desc = grad_desc((2, 2), (4, 4), (0, 0), (4, 4), (2, -2))
+    desc = dml.SliceGradOperatorDesc(
+        input_gradient_tensor=desc.input_gradient_tensor,
+        output_gradient_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(4, 4), strides=(1, 5)),
+        input_window_offsets=(0, 0),
+        input_window_sizes=(4, 4),
+        input_window_strides=(2, -2),
+    )
+    dy = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    out = dml.compile_operator(desc)(dy)
+    expected = reference.slice_grad(dy, (4, 4), offsets=(0, 0), sizes=(4, 4), strides=(2, -2))
+    np.testing.assert_array_equal(dml.from_strided_buffer(out, desc.output_gradient_tensor),
+                                  expected)  # fmt: skip

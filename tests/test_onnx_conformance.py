@@ -476,6 +476,11 @@ def pad_cases(draw: st.DrawFn) -> tuple[np.ndarray, tuple[int, ...], tuple[int, 
             a, b, kept = max(a, 0), max(b, 0), n
         if onnx_mode == "reflect":  # onnxruntime mirrors at most kept - 1 elements
             a, b = min(a, kept - 1), min(b, kept - 1)
+        if onnx_mode == "wrap":
+            # onnxruntime's wrap reads memory outside the input for a pad longer than the
+            # dimension (a different value each run, on the GPU machine's build); numpy's
+            # wrap checks those in test_padding.py.
+            a, b = min(a, kept), min(b, kept)
         start.append(a)
         end.append(b)
     axes = None

@@ -34,6 +34,7 @@ from dmljax._src.ops.gather_nd import (
 )
 from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
 from dmljax._src.ops.join import JoinOperatorDesc as JoinOperatorDesc, join as join
+from dmljax._src.ops.one_hot import OneHotOperatorDesc as OneHotOperatorDesc, one_hot as one_hot
 from dmljax._src.ops.padding import (
     PaddingMode as PaddingMode,
     PaddingOperatorDesc as PaddingOperatorDesc,
@@ -78,6 +79,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "GatherOperatorDesc",
     "JoinOperatorDesc",
     "OPERATORS",
+    "OneHotOperatorDesc",
     "Operator",
     "Padding1OperatorDesc",
     "PaddingMode",
@@ -98,6 +100,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "gather_elements",
     "gather_nd",
     "join",
+    "one_hot",
     "onnx_slice_window",
     "pad",
     "scatter",

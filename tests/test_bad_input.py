@@ -100,6 +100,11 @@ def without_x64(make: Callable[[], Any]) -> Callable[[], Any]:
     return trigger
 
 
+def with_x64(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with jax.enable_x64(True):
+        return fn(*args, **kwargs)
+
+
 def td(sizes: Any, data_type: Any = F32, **kwargs: Any) -> dml.TensorDesc:
     return dml.TensorDesc(data_type=data_type, sizes=sizes, **kwargs)
 
@@ -323,6 +328,20 @@ def slice_grad_desc(
     )
 
 
+def one_hot_desc(
+    indices_tensor: Any = None,
+    values_tensor: Any = None,
+    output_tensor: Any = None,
+    axis: Any = 1,
+) -> dml.OneHotOperatorDesc:
+    return dml.OneHotOperatorDesc(
+        indices_tensor=default(indices_tensor, td((3, 1), U32)),
+        values_tensor=default(values_tensor, td((1, 2))),
+        output_tensor=default(output_tensor, td((3, 4))),
+        axis=axis,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -392,6 +411,7 @@ SCATTER_ND = "ScatterNdOperatorDesc"
 PADDING, PADDING1 = "PaddingOperatorDesc", "Padding1OperatorDesc"
 JOIN, SPLIT = "JoinOperatorDesc", "SplitOperatorDesc"
 SLICE_GRAD = "SliceGradOperatorDesc"
+ONE_HOT = "OneHotOperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -405,6 +425,7 @@ DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     PADDING: padding_desc,
     PADDING1: padding1_desc,
     SPLIT: split_desc,
+    ONE_HOT: one_hot_desc,
 }
 # The arrays of a valid call of each unspoiled desc.
 VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
@@ -420,13 +441,14 @@ VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
     PADDING: (f32(2, 3),),
     PADDING1: (f32(2, 3),),
     SPLIT: (f32(2, 4),),
+    ONE_HOT: (u32(3, 1), f32(1, 2)),
 }
 CALL_EXTRAS = {op: inputs[1:] for op, inputs in VALID_INPUTS.items()}
 TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax.gather_elements"
 SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
 GATHER_ND_FN, SCATTER_ND_FN = "dmljax.gather_nd", "dmljax.scatter_nd"
 PAD_FN, JOIN_FN, SPLIT_FN = "dmljax.pad", "dmljax.join", "dmljax.split"
-SLICE_GRAD_FN = "dmljax.slice_grad"
+SLICE_GRAD_FN, ONE_HOT_FN = "dmljax.slice_grad", "dmljax.one_hot"
 REFLECTION, SYMMETRIC, WRAP = (
     dml.PaddingMode.REFLECTION,
     dml.PaddingMode.SYMMETRIC,
@@ -1256,6 +1278,70 @@ TABLE: list[Case] = [
     *row("strides-traced", SLICE_GRAD_FN, "strides",
          traced(lambda t: dml.slice_grad(jnp.ones(2), (4,), offsets=(0,), sizes=(4,), strides=t),
                 np.array([2])), fragments=TRACED),
+
+    # --- ONE_HOT, desc face -----------------------------------------------------------------------
+    *row("indices_tensor-not-a-tensor-desc", ONE_HOT, "indices_tensor",
+         lambda: one_hot_desc(indices_tensor=(3, 1)), ArgumentTypeError),
+    *row("axis-a-float", ONE_HOT, "axis", lambda: one_hot_desc(axis=1.0)),
+    *row("axis-past-the-rank", ONE_HOT, "axis", lambda: compiled(one_hot_desc(axis=2)),
+         fragments=("[0, 2)",)),
+    *row("indices-not-1-at-axis", ONE_HOT, "indices_tensor.sizes",
+         lambda: compiled(one_hot_desc(indices_tensor=td((3, 4), U32)))),
+    *row("indices-other-sizes", ONE_HOT, "indices_tensor.sizes",
+         lambda: compiled(one_hot_desc(indices_tensor=td((2, 1), U32)))),
+    *row("one-value", ONE_HOT, "values_tensor.sizes",
+         lambda: compiled(one_hot_desc(values_tensor=td((1, 1)))), fragments=("at least 2",)),
+    *row("output-rank", ONE_HOT, "output_tensor.sizes",
+         lambda: compiled(one_hot_desc(output_tensor=td((3, 4, 1)))),
+         fragments=("DimensionCount",)),
+    *row("output-data-type", ONE_HOT, "output_tensor.data_type",
+         lambda: compiled(one_hot_desc(output_tensor=td((3, 4), F16)))),
+    *row("float-indices", ONE_HOT, "indices_tensor.data_type",
+         lambda: compiled(one_hot_desc(indices_tensor=td((3, 1))))),
+    *row("signed-indices-before-FL_3_0", ONE_HOT, "indices_tensor.data_type",
+         lambda: dml.compile_operator(
+             one_hot_desc(td((1, 1, 3, 1), I32), td((1, 1, 1, 2)), td((1, 1, 3, 4)), axis=3),
+             feature_level=FL.FL_2_1),
+         fragments=("FL_3_0",)),
+    *row("before-FL_2_0", ONE_HOT, "feature_level",
+         lambda: dml.compile_operator(
+             one_hot_desc(td((1, 1, 3, 1), U32), td((1, 1, 1, 2)), td((1, 1, 3, 4)), axis=3),
+             feature_level=FL.FL_1_0),
+         fragments=("FL_2_0",)),
+    *row("int64-indices-without-x64", ONE_HOT, "indices_tensor.data_type",
+         without_x64(lambda: compiled(one_hot_desc(indices_tensor=td((3, 1), T.INT64)))),
+         fragments=X64_HINT),
+    *row("call-without-arguments", ONE_HOT, "arguments",
+         lambda: compiled(one_hot_desc())(), ArgumentTypeError),
+    *row("call-with-one-argument-too-many", ONE_HOT, "arguments",
+         lambda: compiled(one_hot_desc())(u32(3, 1), f32(1, 2), f32(1)), ArgumentTypeError),
+    *eager_and_jit("call-indices-of-another-type", ONE_HOT, "the indices_tensor argument",
+                   lambda i, v: compiled(one_hot_desc())(i, v), i32(3, 1), f32(1, 2),
+                   fragments=("of dtype uint32",)),
+    *eager_and_jit("call-values-of-another-shape", ONE_HOT, "the values_tensor argument",
+                   lambda i, v: compiled(one_hot_desc())(i, v), u32(3, 1), f32(2, 1),
+                   fragments=("(1, 2)",)),
+
+    # --- dmljax.one_hot ---------------------------------------------------------------------------
+    *eager_and_jit("indices-a-list", ONE_HOT_FN, "indices",
+                   lambda: dml.one_hot([[1.0]], jnp.zeros(2), depth=2), error=ArgumentTypeError),
+    *eager_and_jit("float-indices", ONE_HOT_FN, "indices",
+                   lambda i: dml.one_hot(i, jnp.zeros(2), depth=2), f32(3),
+                   fragments=("integer",)),
+    *eager_and_jit("one-value", ONE_HOT_FN, "values",
+                   lambda i, v: dml.one_hot(i, v, depth=2), i32(3), f32(1),
+                   fragments=("at least 2",)),
+    *eager_and_jit("depth-negative", ONE_HOT_FN, "depth",
+                   lambda i, v: dml.one_hot(i, v, depth=-1), i32(3), f32(2)),
+    *eager_and_jit("axis-past-the-result", ONE_HOT_FN, "axis",
+                   lambda i, v: dml.one_hot(i, v, depth=2, axis=-3), i32(3), f32(2),
+                   fragments=("[-2, 2)",)),
+    *eager_and_jit("result-beyond-xla-sizes", ONE_HOT_FN, "depth",
+                   lambda i, v: with_x64(dml.one_hot, i, v, depth=2**62), i32(4), f32(2),
+                   fragments=("XLA's sizes",)),
+    *row("depth-traced", ONE_HOT_FN, "depth",
+         traced(lambda d: dml.one_hot(jnp.ones(2, jnp.int32), jnp.zeros(2), depth=d),
+                np.array(2)), fragments=TRACED),
 
     # --- SCATTER_ND, desc face --------------------------------------------------------------------
     *desc_rows(SCATTER_ND),

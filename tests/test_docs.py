@@ -48,6 +48,7 @@ OPERATOR_PAGES = {
         {"PADDING", "PADDING1"},
         {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},
     ),
+    "operators/one-hot.md": ({"ONE_HOT"}, {"DML_OPERATOR_ONE_HOT"}),
     "operators/gather-nd.md": (
         {"GATHER_ND", "GATHER_ND1"},
         {"DML_OPERATOR_GATHER_ND", "DML_OPERATOR_GATHER_ND1"},

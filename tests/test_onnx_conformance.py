@@ -1,9 +1,9 @@
 """Differential tests: dmljax's functional faces against onnxruntime's CPU kernels.
 
-Each ONNX operator dmljax shares (Gather, GatherElements, GatherND, ScatterElements,
-ScatterND, Tile and Slice) runs as a one-node ONNX model on onnxruntime's CPU execution
-provider, and its result must equal the functional face's, bit for bit, on
-hypothesis-drawn shapes, dtypes, axes and in-range indices. Every property runs
+Each ONNX operator dmljax shares (Concat, Gather, GatherElements, GatherND, OneHot, Pad,
+ScatterElements, ScatterND, Slice, Split and Tile) runs as a one-node ONNX model on
+onnxruntime's CPU execution provider, and its result must equal the functional face's, bit
+for bit, on hypothesis-drawn shapes, dtypes, axes and in-range indices. Every property runs
 DMLJAX_ONNX_EXAMPLES examples (200 unless set). Where ONNX and DirectML
 differ, a short test per difference states it and checks dmljax's documented rule.
 
@@ -40,6 +40,7 @@ EXAMPLES = int(os.environ.get("DMLJAX_ONNX_EXAMPLES", "200"))
 OPSETS = {
     "Concat": 13,
     "Gather": 13,
+    "OneHot": 11,
     "GatherElements": 13,
     "GatherND": 13,
     "Pad": 21,
@@ -84,6 +85,10 @@ OnnxRuntimeFailure = (
 # --- Running one ONNX node -----------------------------------------------------------------------
 
 
+# The input whose type the output has, where it is not the first (OneHot's values).
+_OUTPUT_TYPE_OF = {"OneHot": 2}
+
+
 @functools.cache
 def _session(
     op: str,
@@ -102,7 +107,7 @@ def _session(
         for name, dtype, rank in inputs
         if dtype is not None
     ]
-    data_type = graph_inputs[0].type.tensor_type.elem_type
+    data_type = graph_inputs[_OUTPUT_TYPE_OF.get(op, 0)].type.tensor_type.elem_type
     names = [f"y{i}" for i in range(outputs)]
     node = onnx_helper.make_node(
         op, [name if dtype is not None else "" for name, dtype, _ in inputs], names, **dict(attrs)
@@ -561,6 +566,44 @@ def test_split_matches_onnxruntime(case, equal):
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected, strict=True):
         assert_same(got, want)
+
+
+# --- OneHot --------------------------------------------------------------------------------------
+
+# The (indices, values, depth) types onnxruntime's CPU OneHot kernel is registered for.
+ONE_HOT_TYPES = (
+    (np.int64, np.int64, np.int64),
+    (np.int64, np.float32, np.int64),
+    (np.int32, np.float32, np.int32),
+    (np.int32, np.float32, np.float32),
+    (np.int64, np.int32, np.float32),
+    (np.int64, np.float32, np.int32),
+)
+
+
+@settings(max_examples=EXAMPLES)
+@given(
+    shape=st.lists(sizes(0, 3), min_size=1, max_size=3),  # OneHot-11 takes no 0-D indices
+    depth=st.integers(1, 5),
+    data=st.data(),
+    types=st.sampled_from(ONE_HOT_TYPES),
+    rng=helpers.seeds(),
+)
+def test_one_hot_matches_onnxruntime(shape, depth, data, types, rng):
+    """ONNX OneHot has DirectML's rules: negatives from -depth count from the end, indices
+    outside [-depth, depth) give an all-off sequence."""
+    index_type, value_type, depth_type = (np.dtype(t) for t in types)
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    indices = rng.integers(-depth - 2, depth + 2, size=tuple(shape), endpoint=True)
+    indices = indices.astype(index_type)
+    values = rng.permutation(np.arange(-3, 7)).astype(value_type)[:2]
+    expected = run_onnx(
+        "OneHot",
+        {"indices": indices, "depth": np.array(depth, depth_type), "values": values},
+        axis=axis,
+    )
+    with x64_for(value_type):
+        assert_same(dml.one_hot(indices, values, depth=depth, axis=axis), expected)
 
 
 # --- Slice ---------------------------------------------------------------------------------------

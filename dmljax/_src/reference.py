@@ -17,6 +17,7 @@ __all__ = [
     "gather_elements",
     "gather_nd",
     "join",
+    "one_hot",
     "pad",
     "read_strided",
     "scatter",
@@ -355,4 +356,30 @@ def slice_grad(
     for c in itertools.product(*(range(n) for n in input_gradient.shape)):
         target = tuple(b + t * i for b, t, i in zip(start, strides, c, strict=True))
         output[target] = input_gradient[c]
+    return output
+
+
+def one_hot(
+    indices: np.ndarray,
+    values: np.ndarray,
+    *,
+    depth: int,
+    axis: int,
+    wrap_negative: bool = True,
+) -> np.ndarray:
+    """ONE_HOT: each sequence along ``axis`` is ``values[0]`` (off) but at its index, which
+    is ``values[1]`` (on); ``indices`` has size 1 at ``axis``. A signed negative index
+    counts from the end (from FL 3_0); an index outside the sequence sets nothing."""
+    flat = np.asarray(values).reshape(-1)
+    output_sizes = list(indices.shape)
+    output_sizes[axis] = depth
+    output = np.full(tuple(output_sizes), flat[0], dtype=flat.dtype)
+    for c in itertools.product(*(range(n) for n in indices.shape)):
+        v = int(indices[c])
+        if wrap_negative and v < 0:
+            v += depth
+        if 0 <= v < depth:
+            target = list(c)
+            target[axis] = v
+            output[tuple(target)] = flat[1]
     return output

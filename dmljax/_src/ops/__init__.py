@@ -10,6 +10,7 @@ from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
 from dmljax._src.ops.gather_nd import GATHER_ND
 from dmljax._src.ops.gather_nd1 import GATHER_ND1
 from dmljax._src.ops.join import JOIN
+from dmljax._src.ops.one_hot import ONE_HOT
 from dmljax._src.ops.padding import PADDING
 from dmljax._src.ops.padding1 import PADDING1
 from dmljax._src.ops.scatter import SCATTER
@@ -37,5 +38,6 @@ OPERATORS: tuple[Operator, ...] = (
     PADDING1,
     JOIN,
     SPLIT,
+    ONE_HOT,
 )
 """Every operator dmljax implements, in the order the docs list them."""

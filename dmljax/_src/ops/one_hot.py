@@ -1,0 +1,324 @@
+"""ONE_HOT: ``DML_ONE_HOT_OPERATOR_DESC`` and :func:`dmljax.one_hot`.
+
+Every sequence along ``Axis`` of the output is OffValue but at the position its
+index names, which is OnValue. The index of a sequence is the element of the
+indices tensor (size 1 at ``Axis``) at the sequence's other coordinates. From
+FL 3_0 a signed negative index counts from the sequence's end; an index outside
+the sequence (after that) leaves the whole sequence OffValue. OffValue is the
+values tensor's first element and OnValue its second (the page's "1st element
+along the fastest-changing dimension of size > 1" is the second element in
+row-major order, whatever the values tensor's sizes).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src.arguments import static_int
+from dmljax._src.bench import operands
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.doc_entries import Entry, tensor_desc_of
+from dmljax._src.dtypes import require_x64_for_axis
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
+from dmljax._src.rules import require_axis
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = ["ONE_HOT", "OneHotOperatorDesc", "one_hot", "one_hot_lowering"]
+
+_FUNCTION = "dmljax.one_hot"
+
+
+class OneHotOperatorDesc(contract.OperatorDesc):
+    """``DML_ONE_HOT_OPERATOR_DESC``: one-hot sequences along ``axis``, of (off, on) values.
+
+    The rules (checked by :func:`dmljax.compile_operator`): the three tensors
+    share DimensionCount; ``axis`` is below it; ``indices_tensor`` has the
+    output's sizes with 1 at ``axis``; ``values_tensor`` holds at least two
+    elements (off, then on) and has the output's data type. Introduced at FL 2_0
+    (4-D FLOAT32/FLOAT16, UINT32 indices); 8- to 32-bit integer values from 2_1;
+    1 to 8 dimensions and signed and 64-bit indices (negatives count from the
+    end) from 3_0.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> desc = dml.OneHotOperatorDesc(
+    ...     indices_tensor=dml.TensorDesc(data_type=dml.DataType.INT32, sizes=(3, 1)),
+    ...     values_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(1, 2)),
+    ...     output_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(3, 4)),
+    ...     axis=1)
+    >>> dml.compile_operator(desc)(jnp.array([[0], [-1], [4]]), jnp.array([[0.0, 5.0]]))
+    Array([[5., 0., 0., 0.],
+           [0., 0., 0., 5.],
+           [0., 0., 0., 0.]], dtype=float32)
+    """
+
+    indices_tensor: TensorDesc = contract.tensor_field("input")
+    values_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    axis: int = contract.attribute(static_int)
+
+
+_ONE_HOT_SUPPORT = (
+    fl.band(FL.FL_2_0, (4, 4), fl.FLOATS_16_32, indices_tensor=fl.UINT32_INDICES),
+    fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32, indices_tensor=fl.UINT32_INDICES),
+    fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32, indices_tensor=fl.INDICES_32_64),
+)
+
+
+def _one_hot_rules(desc: OneHotOperatorDesc, level: FL) -> None:
+    del level
+    op = type(desc).__name__
+    output = desc.output_tensor
+    require_axis(desc.axis, output, op=op, of="output_tensor")
+    expected = tuple(1 if i == desc.axis else size for i, size in enumerate(output.sizes))
+    if desc.indices_tensor.sizes != expected:
+        raise InvalidArgumentError(
+            op,
+            "indices_tensor.sizes",
+            f"{expected} (output_tensor.sizes with 1 at axis {desc.axis})",
+            desc.indices_tensor.sizes,
+        )
+    if math.prod(desc.values_tensor.sizes) < 2:
+        raise InvalidArgumentError(
+            op,
+            "values_tensor.sizes",
+            "at least 2 elements (OffValue, then OnValue)",
+            desc.values_tensor.sizes,
+        )
+
+
+def one_hot_lowering(
+    indices: jax.Array, values: jax.Array, *, axis: int, depth: int, wrap_negative: bool
+) -> jax.Array:
+    """The one implementation of ONE_HOT, shared by both faces.
+
+    ``indices`` has size 1 at ``axis`` (DirectML's form); the result has ``depth``
+    there. Out-of-range indices become ``depth``, which no position along the
+    axis equals, so their sequences stay OffValue: a compare and a select, which
+    XLA fuses into one pass over the output, as :func:`jax.nn.one_hot`.
+    """
+    flat = values.reshape(-1)
+    off, on = flat[0], flat[1]
+    positions = drop_out_of_range_indices(indices, depth, wrap_negative=wrap_negative)
+    shape = (*indices.shape[:axis], depth, *indices.shape[axis + 1 :])
+    hot = lax.broadcasted_iota(positions.dtype, shape, axis) == positions
+    return jnp.where(hot, on, off)
+
+
+def _lower_one_hot(desc: OneHotOperatorDesc, options: contract.LoweringOptions) -> Any:
+    return functools.partial(
+        one_hot_lowering,
+        axis=desc.axis,
+        depth=desc.output_tensor.sizes[desc.axis],
+        wrap_negative=wraps_negative_indices(options.feature_level),
+    )
+
+
+def one_hot(indices: ArrayLike, values: ArrayLike, *, depth: int, axis: int = -1) -> jax.Array:
+    """One-hot sequences of ``depth`` elements for ``indices``, filled with ``values``'s
+    (off, on) pair (DirectML ONE_HOT).
+
+    The functional face of :class:`OneHotOperatorDesc`, shaped as
+    :func:`jax.nn.one_hot`: the result has the shape of ``indices`` with a new
+    axis of ``depth`` elements at ``axis`` (an axis of the result). Each sequence
+    along it is ``values``'s first element (off) but at its index, where it is
+    the second (on). DirectML's index rules, at the latest feature level: a
+    negative index counts from the end (``-1`` is the last element), and one
+    outside ``[-depth, depth)`` gives an all-off sequence.
+
+    Args:
+        indices: integers of any width and any shape (0-D and empty too).
+        values: at least two elements, off then on (e.g. ``jnp.array([0.0, 1.0])``);
+            the result has its dtype. Only the first two are read.
+        depth: the length of each sequence (0 gives an empty result).
+        axis: where the new axis goes in the result, in ``[-indices.ndim - 1,
+            indices.ndim]``.
+
+    Returns:
+        An array of ``indices.shape`` with ``depth`` inserted at ``axis``, of
+        ``values``'s dtype.
+
+    Raises:
+        InvalidArgumentError: indices of a non-integer dtype, fewer than two
+            values, a negative depth, an axis out of range, or traced statics.
+
+    Differentiable in ``values``, and usable under :func:`jax.jit` and :func:`jax.vmap`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> dml.one_hot(jnp.array([2, -1, 5]), jnp.array([0, 1]), depth=3)
+    Array([[0, 0, 1],
+           [0, 0, 1],
+           [0, 0, 0]], dtype=int32)
+    """
+    return _ONE_HOT_FACE.call(indices, values, depth, axis)
+
+
+def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: int) -> jax.Array:
+    """:func:`one_hot`'s checks, while tracing, then the lowering."""
+    if depth < 0:
+        raise InvalidArgumentError(_FUNCTION, "depth", "a non-negative sequence length", depth)
+    require_x64_for_axis(depth, op=_FUNCTION, field="depth")
+    rank = indices.ndim + 1
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "axis",
+            f"in [{-rank}, {rank}) (an axis of the {rank}-D result)",
+            axis,
+        )
+    if values.size < 2:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "values",
+            "at least 2 elements (off, then on)",
+            f"an array of shape {tuple(values.shape)}",
+        )
+    out_shape = (*indices.shape, depth)
+    extent = np.dtype(values.dtype).itemsize * math.prod(max(n, 1) for n in out_shape)
+    if extent > _MAX_XLA_BYTES:
+        raise InvalidArgumentError(
+            _FUNCTION,
+            "depth",
+            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
+            f"{depth} for indices of shape {tuple(indices.shape)} ({extent} bytes)",
+        )
+    axis %= rank
+    return one_hot_lowering(
+        jnp.expand_dims(indices, axis), values, axis=axis, depth=depth, wrap_negative=True
+    )
+
+
+# XLA counts an array's bytes in an int64; a larger shape aborts the process.
+_MAX_XLA_BYTES = 2**63 - 1
+
+_ONE_HOT_FACE = contract.FunctionalFace(
+    one_hot,
+    _checked_one_hot,
+    contract.Indices("indices"),
+    contract.Data("values"),
+    contract.Int("depth"),
+    contract.Int("axis"),
+)
+
+
+# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
+
+
+def _doc_example(e: Entry) -> OneHotOperatorDesc:
+    return OneHotOperatorDesc(
+        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
+        values_tensor=tensor_desc_of(e["inputs"]["ValuesTensor"]),
+        output_tensor=tensor_desc_of(e["expected"]),
+        axis=e["attrs"]["Axis"],
+    )
+
+
+def _doc_example_face(example: Any) -> jax.Array:
+    desc = example.desc
+    indices, values = example.inputs
+    return one_hot(
+        np.squeeze(indices, desc.axis),
+        values,
+        depth=desc.output_tensor.sizes[desc.axis],
+        axis=desc.axis,
+    )
+
+
+def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
+    """``dml.one_hot`` of rank 0 to 3 indices, every axis, wild indices, values of any shape."""
+    shape = sweeps.draw_shape(rng, int(rng.integers(0, 3, endpoint=True)), 1, 4)
+    depth = int(rng.integers(1, 5, endpoint=True))
+    axis = int(rng.integers(-len(shape) - 1, len(shape), endpoint=True))
+    index_dtype = sweeps.INDEX_DTYPES[rng.integers(len(sweeps.INDEX_DTYPES))]
+    values_shape = sweeps.draw_shape(rng, int(rng.integers(1, 2, endpoint=True)), 2, 3)
+    args = tuple(
+        (
+            sweeps.draw_indices(rng, shape, index_dtype, depth),
+            sweeps.draw_values(rng, values_shape, dtype),
+        )
+        for _ in range(batch)
+    )
+    at = axis % (len(shape) + 1)
+    return sweeps.SweepCase(
+        label=f"indices {sweeps.label(shape, index_dtype)} values "
+        f"{sweeps.label(values_shape, dtype)} depth {depth} axis {axis}",
+        fn=lambda i, v: one_hot(i, v, depth=depth, axis=axis),
+        batch=args,
+        expected=tuple(
+            reference.one_hot(np.expand_dims(i, at), v, depth=depth, axis=at) for i, v in args
+        ),
+        linear_argnums=(1,),
+    )
+
+
+def _one_hot_case() -> Case:
+    depth = 256
+
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        count = 2**12 if quick else 2**18  # results of 4 MiB / 256 MiB of f32
+        labels = jax.random.randint(key, (count,), 0, depth, operands.I32)
+        return labels, jnp.array([0.0, 1.0], operands.F32)
+
+    def jnp_fn(labels: jax.Array, values: jax.Array) -> jax.Array:
+        del values
+        return jax.nn.one_hot(labels, depth, dtype=operands.F32)
+
+    return Case(
+        name="one_hot 256",
+        operator="ONE_HOT",
+        make_args=make_args,
+        dmljax_fn=lambda labels, values: one_hot(labels, values, depth=depth),
+        jnp_fn=jnp_fn,
+        bytes_moved=lambda args: args[0].nbytes + operands.output_nbytes(jnp_fn, args),
+    )
+
+
+def _bench() -> list[Case | EagerCase]:
+    """ONE_HOT of 2**18 int32 labels into 256 f32 classes, against ``jax.nn.one_hot``."""
+
+    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
+        return jax.random.randint(key, (8, 1), 0, 8, operands.I32), jnp.array([[0.0, 1.0]])
+
+    return [
+        _one_hot_case(),
+        EagerCase(
+            name="one_hot eager",
+            operator="ONE_HOT",
+            desc=lambda labels, values: OneHotOperatorDesc(
+                indices_tensor=TensorDesc.from_array(labels),
+                values_tensor=TensorDesc.from_array(values),
+                output_tensor=TensorDesc.from_array(jnp.zeros((8, 8), values.dtype)),
+                axis=1,
+            ),
+            functional=lambda labels, values: one_hot(labels[:, 0], values, depth=8),
+            jnp_fn=lambda labels, values: jax.nn.one_hot(labels[:, 0], 8, dtype=values.dtype),
+            make_args=tiny,
+        ),
+    ]
+
+
+ONE_HOT = contract.Operator(
+    "DML_OPERATOR_ONE_HOT",
+    OneHotOperatorDesc,
+    support=_ONE_HOT_SUPPORT,
+    same_dimension_count=True,
+    same_data_type=("values_tensor", "output_tensor"),
+    rules=_one_hot_rules,
+    output_sizes=None,  # the depth along axis is the output's own
+    lower=_lower_one_hot,
+    face=_ONE_HOT_FACE,
+    doc_example=_doc_example,
+    doc_example_face=_doc_example_face,
+    sweep=_sweep,
+    bench=_bench,
+)

@@ -41,6 +41,10 @@ from dmljax._src.ops.padding import (
     pad as pad,
 )
 from dmljax._src.ops.padding1 import Padding1OperatorDesc as Padding1OperatorDesc
+from dmljax._src.ops.reverse_subsequences import (
+    ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
+    reverse_subsequences as reverse_subsequences,
+)
 from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
 from dmljax._src.ops.scatter_nd import (
     ScatterNdOperatorDesc as ScatterNdOperatorDesc,
@@ -84,6 +88,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "Padding1OperatorDesc",
     "PaddingMode",
     "PaddingOperatorDesc",
+    "ReverseSubsequencesOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterNdOperatorDesc",
     "ScatterOperatorDesc",
@@ -103,6 +108,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "one_hot",
     "onnx_slice_window",
     "pad",
+    "reverse_subsequences",
     "scatter",
     "scatter_elements",
     "scatter_nd",

@@ -49,6 +49,10 @@ OPERATOR_PAGES = {
         {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},
     ),
     "operators/one-hot.md": ({"ONE_HOT"}, {"DML_OPERATOR_ONE_HOT"}),
+    "operators/reverse-subsequences.md": (
+        {"REVERSE_SUBSEQUENCES"},
+        {"DML_OPERATOR_REVERSE_SUBSEQUENCES"},
+    ),
     "operators/gather-nd.md": (
         {"GATHER_ND", "GATHER_ND1"},
         {"DML_OPERATOR_GATHER_ND", "DML_OPERATOR_GATHER_ND1"},

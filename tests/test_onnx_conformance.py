@@ -1,7 +1,7 @@
 """Differential tests: dmljax's functional faces against onnxruntime's CPU kernels.
 
 Each ONNX operator dmljax shares (Concat, Gather, GatherElements, GatherND, OneHot, Pad,
-ScatterElements, ScatterND, Slice, Split and Tile) runs as a one-node ONNX model on
+ReverseSequence, ScatterElements, ScatterND, Slice, Split and Tile) runs as a one-node ONNX model on
 onnxruntime's CPU execution provider, and its result must equal the functional face's, bit
 for bit, on hypothesis-drawn shapes, dtypes, axes and in-range indices. Every property runs
 DMLJAX_ONNX_EXAMPLES examples (200 unless set). Where ONNX and DirectML
@@ -44,6 +44,7 @@ OPSETS = {
     "GatherElements": 13,
     "GatherND": 13,
     "Pad": 21,
+    "ReverseSequence": 10,
     "ScatterElements": 18,
     "ScatterND": 18,
     "Slice": 13,
@@ -604,6 +605,34 @@ def test_one_hot_matches_onnxruntime(shape, depth, data, types, rng):
     )
     with x64_for(value_type):
         assert_same(dml.one_hot(indices, values, depth=depth, axis=axis), expected)
+
+
+# --- ReverseSequence -----------------------------------------------------------------------------
+
+
+@settings(max_examples=EXAMPLES)
+@given(
+    shape=st.lists(sizes(1, 4), min_size=2, max_size=4),
+    batch_axis=st.integers(0, 1),
+    dtype=st.sampled_from(ALL_DTYPES),
+    rng=helpers.seeds(),
+)
+def test_reverse_sequence_matches_onnxruntime(shape, batch_axis, dtype, rng):
+    """ONNX ReverseSequence is REVERSE_SUBSEQUENCES with one length per batch entry, broadcast
+    along every other axis: its ``sequence_lens`` reshaped to the batch axis."""
+    time_axis = 1 - batch_axis
+    x = helpers.random_array(rng, tuple(shape), dtype)
+    lens = rng.integers(0, shape[time_axis], size=shape[batch_axis], endpoint=True)
+    expected = run_onnx(
+        "ReverseSequence",
+        {"input": x, "sequence_lens": lens.astype(np.int64)},
+        batch_axis=batch_axis,
+        time_axis=time_axis,
+    )
+    lengths = lens.reshape((-1, 1) if batch_axis == 0 else (-1,))
+    with x64_for(dtype):
+        assert_same(dml.reverse_subsequences(x, lengths[(...,) + (None,) * (len(shape) - 2)],
+                                             axis=time_axis), expected)  # fmt: skip
 
 
 # --- Slice ---------------------------------------------------------------------------------------

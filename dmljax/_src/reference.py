@@ -20,6 +20,7 @@ __all__ = [
     "one_hot",
     "pad",
     "read_strided",
+    "reverse_subsequences",
     "scatter",
     "scatter_nd",
     "slice",
@@ -382,4 +383,19 @@ def one_hot(
             target = list(c)
             target[axis] = v
             output[tuple(target)] = flat[1]
+    return output
+
+
+def reverse_subsequences(input: np.ndarray, lengths: np.ndarray, *, axis: int) -> np.ndarray:
+    """REVERSE_SUBSEQUENCES: in each sequence along ``axis``, the first ``length`` elements
+    reversed and the rest copied; ``lengths`` has size 1 at ``axis``. A length beyond the
+    axis is clamped to its size; a negative one (a signed type) reverses nothing."""
+    output = input.copy()
+    n = input.shape[axis]
+    for c in itertools.product(*(range(size) for size in lengths.shape)):
+        length = min(max(int(lengths[c]), 0), n)
+        for j in range(length):
+            target, source = list(c), list(c)
+            target[axis], source[axis] = j, length - 1 - j
+            output[tuple(target)] = input[tuple(source)]
     return output

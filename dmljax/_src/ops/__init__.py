@@ -13,6 +13,7 @@ from dmljax._src.ops.join import JOIN
 from dmljax._src.ops.one_hot import ONE_HOT
 from dmljax._src.ops.padding import PADDING
 from dmljax._src.ops.padding1 import PADDING1
+from dmljax._src.ops.reverse_subsequences import REVERSE_SUBSEQUENCES
 from dmljax._src.ops.scatter import SCATTER
 from dmljax._src.ops.scatter_nd import SCATTER_ND
 from dmljax._src.ops.slice import SLICE
@@ -39,5 +40,6 @@ OPERATORS: tuple[Operator, ...] = (
     JOIN,
     SPLIT,
     ONE_HOT,
+    REVERSE_SUBSEQUENCES,
 )
 """Every operator dmljax implements, in the order the docs list them."""

@@ -278,7 +278,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 
 def _slice_grad_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        side = 512 if quick else 4096  # dy of 1 MiB / 64 MiB of f32, into 4x that
+        side = 512 if quick else 8192  # dy of 1 MiB / 256 MiB of f32, into 4x that
         return (jax.random.normal(key, (side, side), operands.F32),)
 
     def dml_fn(dy: jax.Array) -> jax.Array:
@@ -301,7 +301,7 @@ def _slice_grad_case() -> Case:
 
 
 def _bench() -> list[Case | EagerCase]:
-    """SLICE_GRAD of a 4096x4096 f32 into 8192x8192, strides (2, -2), against the vjp of
+    """SLICE_GRAD of an 8192x8192 f32 into 16384x16384, strides (2, -2), against the vjp of
     ``x[::2, ::-2]``."""
     whole = (16, 16)
     window = dict(offsets=(0, 0), sizes=whole, strides=(2, -2))

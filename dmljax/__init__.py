@@ -23,6 +23,13 @@ from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
 from dmljax._src.onnx_slice import onnx_slice_window as onnx_slice_window
 from dmljax._src.operator import Operator as Operator
 from dmljax._src.ops import OPERATORS as OPERATORS
+from dmljax._src.ops.diagonal_matrix import (
+    DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,
+    diagonal_matrix as diagonal_matrix,
+)
+from dmljax._src.ops.diagonal_matrix1 import (
+    DiagonalMatrix1OperatorDesc as DiagonalMatrix1OperatorDesc,
+)
 from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
 from dmljax._src.ops.gather_elements import (
     GatherElementsOperatorDesc as GatherElementsOperatorDesc,
@@ -76,6 +83,8 @@ except importlib.metadata.PackageNotFoundError:  # running from a source tree
 __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests check
     "CompiledOperator",
     "DataType",
+    "DiagonalMatrix1OperatorDesc",
+    "DiagonalMatrixOperatorDesc",
     "FeatureLevel",
     "GatherElementsOperatorDesc",
     "GatherNd1OperatorDesc",
@@ -99,6 +108,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "TensorDesc",
     "TileOperatorDesc",
     "compile_operator",
+    "diagonal_matrix",
     "errors",
     "from_strided_buffer",
     "gather",

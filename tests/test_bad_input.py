@@ -356,6 +356,32 @@ def reverse_desc(
     )
 
 
+def diagonal_desc(
+    output_tensor: Any = None, offset: Any = 0, value: Any = 1.0
+) -> dml.DiagonalMatrixOperatorDesc:
+    return dml.DiagonalMatrixOperatorDesc(
+        output_tensor=default(output_tensor, td((1, 1, 3, 4))), offset=offset, value=value
+    )
+
+
+def diagonal1_desc(
+    input_tensor: Any = None,
+    output_tensor: Any = None,
+    value_data_type: Any = F32,
+    value: Any = 0,
+    diagonal_fill_begin: Any = 1,
+    diagonal_fill_end: Any = 2**31 - 1,
+) -> dml.DiagonalMatrix1OperatorDesc:
+    return dml.DiagonalMatrix1OperatorDesc(
+        input_tensor=default(input_tensor, td((3, 4))),
+        output_tensor=default(output_tensor, td((3, 4))),
+        value_data_type=value_data_type,
+        value=value,
+        diagonal_fill_begin=diagonal_fill_begin,
+        diagonal_fill_end=diagonal_fill_end,
+    )
+
+
 def compiled(desc: Any) -> dml.CompiledOperator:
     return dml.compile_operator(desc)
 
@@ -366,6 +392,10 @@ def f32(*shape: int) -> np.ndarray:
 
 def u32(*shape: int) -> np.ndarray:
     return np.zeros(shape, np.uint32)
+
+
+def u8(*shape: int) -> np.ndarray:
+    return np.zeros(shape, np.uint8)
 
 
 def i32(*shape: int) -> np.ndarray:
@@ -427,6 +457,7 @@ JOIN, SPLIT = "JoinOperatorDesc", "SplitOperatorDesc"
 SLICE_GRAD = "SliceGradOperatorDesc"
 ONE_HOT = "OneHotOperatorDesc"
 REVERSE = "ReverseSubsequencesOperatorDesc"
+DIAGONAL, DIAGONAL1 = "DiagonalMatrixOperatorDesc", "DiagonalMatrix1OperatorDesc"
 DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     TILE: tile_desc,
     GATHER: gather_desc,
@@ -442,6 +473,7 @@ DESC_BUILDERS: dict[str, Callable[..., Any]] = {
     SPLIT: split_desc,
     ONE_HOT: one_hot_desc,
     REVERSE: reverse_desc,
+    DIAGONAL1: diagonal1_desc,
 }
 # The arrays of a valid call of each unspoiled desc.
 VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
@@ -459,6 +491,7 @@ VALID_INPUTS: dict[str, tuple[np.ndarray, ...]] = {
     SPLIT: (f32(2, 4),),
     ONE_HOT: (u32(3, 1), f32(1, 2)),
     REVERSE: (f32(3, 4), u32(3, 1)),
+    DIAGONAL1: (f32(3, 4),),
 }
 CALL_EXTRAS = {op: inputs[1:] for op, inputs in VALID_INPUTS.items()}
 TILE_FN, GATHER_FN, GATHER_ELEMENTS_FN = "dmljax.tile", "dmljax.gather", "dmljax.gather_elements"
@@ -466,7 +499,7 @@ SCATTER_FN, SLICE1_FN = "dmljax.scatter", "dmljax.slice1"
 GATHER_ND_FN, SCATTER_ND_FN = "dmljax.gather_nd", "dmljax.scatter_nd"
 PAD_FN, JOIN_FN, SPLIT_FN = "dmljax.pad", "dmljax.join", "dmljax.split"
 SLICE_GRAD_FN, ONE_HOT_FN = "dmljax.slice_grad", "dmljax.one_hot"
-REVERSE_FN = "dmljax.reverse_subsequences"
+REVERSE_FN, DIAGONAL_FN = "dmljax.reverse_subsequences", "dmljax.diagonal_matrix"
 REFLECTION, SYMMETRIC, WRAP = (
     dml.PaddingMode.REFLECTION,
     dml.PaddingMode.SYMMETRIC,
@@ -1412,6 +1445,76 @@ TABLE: list[Case] = [
     *row("axis-traced", REVERSE_FN, "axis",
          traced(lambda a: dml.reverse_subsequences(jnp.ones(2), jnp.ones(1, jnp.int32), axis=a),
                 np.array(0)), fragments=TRACED),
+
+    # --- DIAGONAL_MATRIX, desc face ---------------------------------------------------------------
+    *row("output_tensor-not-a-tensor-desc", DIAGONAL, "output_tensor",
+         lambda: diagonal_desc(output_tensor=(3, 4)), ArgumentTypeError),
+    *row("offset-a-float", DIAGONAL, "offset", lambda: diagonal_desc(offset=0.5)),
+    *row("offset-past-int", DIAGONAL, "offset", lambda: compiled(diagonal_desc(offset=2**31)),
+         fragments=("an INT",)),
+    *row("value-a-string", DIAGONAL, "value", lambda: diagonal_desc(value="1")),
+    *row("value-nan-for-integers", DIAGONAL, "value",
+         lambda: compiled(diagonal_desc(td((1, 1, 3, 4), I32), value=float("nan"))),
+         fragments=("finite", "DiagonalMatrix1OperatorDesc")),
+    *row("output-rank", DIAGONAL, "output_tensor.sizes",
+         lambda: compiled(diagonal_desc(td((3, 4))))),
+    *row("output-data-type", DIAGONAL, "output_tensor.data_type",
+         lambda: compiled(diagonal_desc(td((1, 1, 3, 4), T.INT64)))),
+    *row("before-FL_2_0", DIAGONAL, "feature_level",
+         lambda: dml.compile_operator(diagonal_desc(), feature_level=FL.FL_1_0),
+         fragments=("FL_2_0",)),
+    *row("call-without-arguments", DIAGONAL, "arguments",
+         lambda: compiled(diagonal_desc())(f32(1)), ArgumentTypeError),
+    *eager_and_jit("call-with-an-argument", DIAGONAL, "arguments",
+                   lambda x: compiled(diagonal_desc())(x), f32(1, 1, 3, 4),
+                   error=ArgumentTypeError),
+
+    # --- DIAGONAL_MATRIX1, desc face --------------------------------------------------------------
+    *desc_rows(DIAGONAL1),
+    *row("fill-begin-past-int", DIAGONAL1, "diagonal_fill_begin",
+         lambda: compiled(diagonal1_desc(diagonal_fill_begin=-(2**31) - 1)),
+         fragments=("an INT",)),
+    *row("fill-end-traced", DIAGONAL1, "diagonal_fill_end",
+         traced(lambda e: diagonal1_desc(diagonal_fill_end=e), np.array(1)), fragments=TRACED),
+    *row("value-data-type-not-the-output's", DIAGONAL1, "value_data_type",
+         lambda: compiled(diagonal1_desc(value_data_type=F16))),
+    *row("value-data-type-unknown", DIAGONAL1, "value_data_type",
+         lambda: diagonal1_desc(value_data_type=99)),
+    *row("value-beyond-the-type", DIAGONAL1, "value",
+         lambda: diagonal1_desc(td((3, 4), U32), td((3, 4), U32), U32, value=-1),
+         fragments=("[0, 4294967295]",)),
+    *row("input-sizes", DIAGONAL1, "output_tensor.sizes",
+         lambda: compiled(diagonal1_desc(td((4, 3))))),
+    *row("output-data-type", DIAGONAL1, "output_tensor.data_type",
+         lambda: compiled(diagonal1_desc(output_tensor=td((3, 4), F16), value_data_type=F16))),
+    *row("rank-5", DIAGONAL1, "input_tensor.sizes",
+         lambda: compiled(diagonal1_desc(td((1, 1, 1, 3, 4)), td((1, 1, 1, 3, 4)))),
+         fragments=("2 to 4 dimensions",)),
+    *row("before-FL_5_1", DIAGONAL1, "feature_level",
+         lambda: dml.compile_operator(diagonal1_desc(), feature_level=FL.FL_5_0),
+         fragments=("FL_5_1",)),
+    *row("int64-without-x64", DIAGONAL1, "input_tensor.data_type",
+         without_x64(lambda: compiled(diagonal1_desc(td((3, 4), T.INT64),
+                                                     td((3, 4), T.INT64), T.INT64))),
+         fragments=X64_HINT),
+
+    # --- dmljax.diagonal_matrix -------------------------------------------------------------------
+    *eager_and_jit("x-a-list", DIAGONAL_FN, "x",
+                   lambda: dml.diagonal_matrix([[1.0]]), error=ArgumentTypeError),
+    *eager_and_jit("x-1d", DIAGONAL_FN, "x.shape",
+                   lambda x: dml.diagonal_matrix(x), f32(3), fragments=("at least 2",)),
+    *row("shape-1d", DIAGONAL_FN, "x.shape",
+         lambda: dml.diagonal_matrix(jax.ShapeDtypeStruct((3,), jnp.float32))),
+    *row("shape-beyond-xla-sizes", DIAGONAL_FN, "x.shape",
+         lambda: dml.diagonal_matrix(jax.ShapeDtypeStruct((2**31, 2**31, 2, 2), jnp.float32)),
+         fragments=("XLA's sizes",)),
+    *eager_and_jit("value-beyond-the-dtype", DIAGONAL_FN, "value",
+                   lambda x: dml.diagonal_matrix(x, value=256), u8(2, 2), fragments=("255",)),
+    *eager_and_jit("fill_begin-a-float", DIAGONAL_FN, "fill_begin",
+                   lambda x: dml.diagonal_matrix(x, fill_begin=0.5), f32(2, 2)),
+    *row("fill_end-traced", DIAGONAL_FN, "fill_end",
+         traced(lambda e: dml.diagonal_matrix(jnp.ones((2, 2)), fill_end=e), np.array(1)),
+         fragments=TRACED),
 
     # --- SCATTER_ND, desc face --------------------------------------------------------------------
     *desc_rows(SCATTER_ND),

@@ -49,6 +49,10 @@ OPERATOR_PAGES = {
         {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},
     ),
     "operators/one-hot.md": ({"ONE_HOT"}, {"DML_OPERATOR_ONE_HOT"}),
+    "operators/diagonal-matrix.md": (
+        {"DIAGONAL_MATRIX", "DIAGONAL_MATRIX1"},
+        {"DML_OPERATOR_DIAGONAL_MATRIX", "DML_OPERATOR_DIAGONAL_MATRIX1"},
+    ),
     "operators/reverse-subsequences.md": (
         {"REVERSE_SUBSEQUENCES"},
         {"DML_OPERATOR_REVERSE_SUBSEQUENCES"},

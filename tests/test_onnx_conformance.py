@@ -1,9 +1,10 @@
 """Differential tests: dmljax's functional faces against onnxruntime's CPU kernels.
 
-Each ONNX operator dmljax shares (Concat, Gather, GatherElements, GatherND, OneHot, Pad,
-ReverseSequence, ScatterElements, ScatterND, Slice, Split and Tile) runs as a one-node ONNX model on
-onnxruntime's CPU execution provider, and its result must equal the functional face's, bit
-for bit, on hypothesis-drawn shapes, dtypes, axes and in-range indices. Every property runs
+Each ONNX operator dmljax shares (Concat, EyeLike, Gather, GatherElements, GatherND, OneHot,
+Pad, ReverseSequence, ScatterElements, ScatterND, Slice, Split, Tile and Trilu) runs as a
+one-node ONNX model on onnxruntime's CPU execution provider, and its result must equal the
+functional face's, bit for bit, on hypothesis-drawn shapes, dtypes, axes and in-range
+indices. Every property runs
 DMLJAX_ONNX_EXAMPLES examples (200 unless set). Where ONNX and DirectML
 differ, a short test per difference states it and checks dmljax's documented rule.
 
@@ -21,6 +22,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import hypothesis
 import jax
 import numpy as np
 import pytest
@@ -39,6 +41,7 @@ EXAMPLES = int(os.environ.get("DMLJAX_ONNX_EXAMPLES", "200"))
 # the "max" and "min" reductions.
 OPSETS = {
     "Concat": 13,
+    "EyeLike": 21,
     "Gather": 13,
     "OneHot": 11,
     "GatherElements": 13,
@@ -50,6 +53,7 @@ OPSETS = {
     "Slice": 13,
     "Split": 18,
     "Tile": 13,
+    "Trilu": 14,
 }
 # IR version 8 came with opset 18 (ONNX 1.13); every onnxruntime the tests allow reads it.
 IR_VERSION = 8
@@ -633,6 +637,60 @@ def test_reverse_sequence_matches_onnxruntime(shape, batch_axis, dtype, rng):
     with x64_for(dtype):
         assert_same(dml.reverse_subsequences(x, lengths[(...,) + (None,) * (len(shape) - 2)],
                                              axis=time_axis), expected)  # fmt: skip
+
+
+# --- EyeLike and Trilu ---------------------------------------------------------------------------
+
+INT32_MIN_MAX = (-(2**31), 2**31 - 1)
+
+
+def _runs_on_onnxruntime(op: str, dtype: np.dtype[Any], **attrs: Any) -> bool:
+    """Whether onnxruntime's CPU provider has a kernel of ``op`` for ``dtype``."""
+    try:
+        if op == "Trilu":
+            run_onnx(op, {"input": np.zeros((2, 2), dtype), "k": np.array(0, np.int64)}, **attrs)
+        else:
+            run_onnx(op, {"input": np.zeros((2, 2), dtype)}, **attrs)
+    except (*OnnxRuntimeFailure, ort.capi.onnxruntime_pybind11_state.NotImplemented):
+        return False
+    return True
+
+
+@settings(max_examples=EXAMPLES)
+@given(
+    shape=st.tuples(sizes(0, 5), sizes(0, 5)),
+    k=st.integers(-6, 6),
+    dtype=st.sampled_from(ALL_DTYPES),
+)
+def test_eye_like_matches_onnxruntime(shape, k, dtype):
+    """EyeLike is DIAGONAL_MATRIX(1) without an input: the band [k, k + 1) of ones."""
+    hypothesis.assume(_runs_on_onnxruntime("EyeLike", dtype, k=0))
+    x = np.zeros(shape, dtype)
+    expected = run_onnx("EyeLike", {"input": x}, k=k)
+    with x64_for(dtype):
+        like = jax.ShapeDtypeStruct(shape, dtype)
+        assert_same(dml.diagonal_matrix(like, fill_begin=k, fill_end=k + 1), expected)
+
+
+@settings(max_examples=EXAMPLES)
+@given(
+    shape=st.lists(sizes(0, 4), min_size=2, max_size=4),
+    k=st.integers(-6, 6),
+    upper=st.integers(0, 1),
+    dtype=st.sampled_from(ALL_DTYPES),
+    rng=helpers.seeds(),
+)
+def test_trilu_matches_onnxruntime(shape, k, upper, dtype, rng):
+    """Trilu zeroes a triangle: DIAGONAL_MATRIX1 with value 0 and a band reaching INT32_MIN
+    (upper: below diagonal k) or INT32_MAX (lower: above it), as onnxruntime's DirectML
+    provider builds it."""
+    hypothesis.assume(_runs_on_onnxruntime("Trilu", dtype, upper=upper))
+    x = helpers.random_array(rng, tuple(shape), dtype)
+    expected = run_onnx("Trilu", {"input": x, "k": np.array(k, np.int64)}, upper=upper)
+    low, high = INT32_MIN_MAX
+    begin, end = (low, k) if upper else (k + 1, high)
+    with x64_for(dtype):
+        assert_same(dml.diagonal_matrix(x, value=0, fill_begin=begin, fill_end=end), expected)
 
 
 # --- Slice ---------------------------------------------------------------------------------------

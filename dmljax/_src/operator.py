@@ -60,6 +60,7 @@ __all__ = [
     "Axis",
     "Bool",
     "Choice",
+    "DType",
     "Dispatch",
     "FunctionalFace",
     "Int",
@@ -613,7 +614,27 @@ class Number:
         return static_number(value, op=op, field=self.name)
 
 
-Static = Axis | Int | IntTuple | Bool | Choice | Number
+@dataclasses.dataclass(frozen=True)
+class DType:
+    """A static dtype (a :class:`jax.ShapeDtypeStruct`'s), as a NumPy dtype."""
+
+    name: str
+
+    def plain(self, name: str) -> str:
+        return f"isinstance({name}, np_dtype)"
+
+    def canonical(self, name: str, arrays: Sequence[str]) -> str:
+        return name
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        try:
+            return np.dtype(value)
+        except TypeError:
+            raise ArgumentTypeError(op, self.name, "a dtype", repr(value)) from None
+
+
+Static = Axis | Int | IntTuple | Bool | Choice | Number | DType
 
 
 def _fast_path(
@@ -649,6 +670,7 @@ def _fast_path(
         "slow": slow,
         "one_spelling": one_spelling,
         "only_int": _ONLY_INT,
+        "np_dtype": np.dtype,
     }
     exec(source, namespace)  # our own source, from the specs above
     call = namespace["call"]

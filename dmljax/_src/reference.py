@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "diagonal_matrix",
     "gather",
     "gather_elements",
     "gather_nd",
@@ -398,4 +399,25 @@ def reverse_subsequences(input: np.ndarray, lengths: np.ndarray, *, axis: int) -
             target, source = list(c), list(c)
             target[axis], source[axis] = j, length - 1 - j
             output[tuple(target)] = input[tuple(source)]
+    return output
+
+
+def diagonal_matrix(
+    input: np.ndarray | None,
+    sizes: Sequence[int],
+    *,
+    value: int | float,
+    fill_begin: int,
+    fill_end: int,
+    dtype: np.dtype | None = None,
+) -> np.ndarray:
+    """DIAGONAL_MATRIX1, as its page's pseudocode: ``topX = x - y``, and ``Value`` where
+    ``(end >= begin) ^ (topX >= begin) ^ (topX < end)``; the input (zeros without one)
+    elsewhere. DIAGONAL_MATRIX is the band ``[offset, offset + 1)`` without an input."""
+    dtype = np.dtype(dtype if input is None else input.dtype)
+    output = np.zeros(tuple(sizes), dtype) if input is None else input.copy()
+    for c in itertools.product(*(range(n) for n in sizes)):
+        top_x = c[-1] - c[-2]
+        if (fill_end >= fill_begin) ^ (top_x >= fill_begin) ^ (top_x < fill_end):
+            output[c] = value
     return output

@@ -20,6 +20,7 @@ __all__ = [
     "check_bound_array",
     "require_array_axis",
     "require_axis",
+    "require_c_int",
     "require_c_int32",
     "require_gatherable_axis",
     "require_same_data_type",
@@ -108,13 +109,16 @@ def require_c_int32(values: tuple[int, ...], *, signed: bool, op: str, field: st
     Needed only where no other rule bounds a field (a stride of 2**40 reads one
     element of any input, but no DML desc can hold it).
     """
-    low, high = (-(2**31), 2**31 - 1) if signed else (0, 2**32 - 1)
-    c_type = "an INT" if signed else "a UINT"
     for i, value in enumerate(values):
-        if not low <= value <= high:
-            raise InvalidArgumentError(
-                op, f"{field}[{i}]", f"in [{low}, {high}] ({c_type} in DirectML)", value
-            )
+        require_c_int(value, signed=signed, op=op, field=f"{field}[{i}]")
+
+
+def require_c_int(value: int, *, signed: bool, op: str, field: str) -> None:
+    """``value`` fits its DirectML field's C type: ``INT`` if ``signed``, ``UINT`` otherwise."""
+    low, high = (-(2**31), 2**31 - 1) if signed else (0, 2**32 - 1)
+    if not low <= value <= high:
+        c_type = "an INT" if signed else "a UINT"
+        raise InvalidArgumentError(op, field, f"in [{low}, {high}] ({c_type} in DirectML)", value)
 
 
 def right_align(sizes: tuple[int, ...], dimension_count: int) -> tuple[int, ...] | None:

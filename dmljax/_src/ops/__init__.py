@@ -5,6 +5,8 @@ and one line below.
 """
 
 from dmljax._src.operator import Operator
+from dmljax._src.ops.diagonal_matrix import DIAGONAL_MATRIX
+from dmljax._src.ops.diagonal_matrix1 import DIAGONAL_MATRIX1
 from dmljax._src.ops.gather import GATHER
 from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
 from dmljax._src.ops.gather_nd import GATHER_ND
@@ -41,5 +43,7 @@ OPERATORS: tuple[Operator, ...] = (
     SPLIT,
     ONE_HOT,
     REVERSE_SUBSEQUENCES,
+    DIAGONAL_MATRIX,
+    DIAGONAL_MATRIX1,
 )
 """Every operator dmljax implements, in the order the docs list them."""

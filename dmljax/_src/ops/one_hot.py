@@ -262,10 +262,10 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 
 
 def _one_hot_case() -> Case:
-    depth = 256
+    depth = 512
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        count = 2**12 if quick else 2**18  # results of 4 MiB / 256 MiB of f32
+        count = 2**11 if quick else 2**20  # results of 4 MiB / 2 GiB of f32
         labels = jax.random.randint(key, (count,), 0, depth, operands.I32)
         return labels, jnp.array([0.0, 1.0], operands.F32)
 
@@ -274,7 +274,7 @@ def _one_hot_case() -> Case:
         return jax.nn.one_hot(labels, depth, dtype=operands.F32)
 
     return Case(
-        name="one_hot 256",
+        name="one_hot 512",
         operator="ONE_HOT",
         make_args=make_args,
         dmljax_fn=lambda labels, values: one_hot(labels, values, depth=depth),
@@ -284,7 +284,7 @@ def _one_hot_case() -> Case:
 
 
 def _bench() -> list[Case | EagerCase]:
-    """ONE_HOT of 2**18 int32 labels into 256 f32 classes, against ``jax.nn.one_hot``."""
+    """ONE_HOT of 2**20 int32 labels into 512 f32 classes, against ``jax.nn.one_hot``."""
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
         return jax.random.randint(key, (8, 1), 0, 8, operands.I32), jnp.array([[0.0, 1.0]])

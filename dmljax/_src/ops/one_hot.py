@@ -29,7 +29,7 @@ from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
+from dmljax._src.indices import wraps_negative_indices
 from dmljax._src.rules import require_axis
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -103,16 +103,31 @@ def one_hot_lowering(
     """The one implementation of ONE_HOT, shared by both faces.
 
     ``indices`` has size 1 at ``axis`` (DirectML's form); the result has ``depth``
-    there. Out-of-range indices become ``depth``, which no position along the
-    axis equals, so their sequences stay OffValue: a compare and a select, which
-    XLA fuses into one pass over the output, as :func:`jax.nn.one_hot`.
+    there. Each index is compared, in a type that holds it and ``depth`` (so no
+    conversion wraps an out-of-range index into the sequence), with the positions
+    along the axis: an index outside ``[0, depth)`` equals none of them and leaves
+    its sequence OffValue. A compare and a select, which XLA fuses into one pass
+    over the output, as :func:`jax.nn.one_hot`.
     """
     flat = values.reshape(-1)
     off, on = flat[0], flat[1]
-    positions = drop_out_of_range_indices(indices, depth, wrap_negative=wrap_negative)
+    position_type = _position_type(np.dtype(indices.dtype), depth)
+    positions = indices.astype(position_type)
+    if wrap_negative and jnp.issubdtype(position_type, jnp.signedinteger):
+        positions = jnp.where(positions < 0, positions + position_type.type(depth), positions)
     shape = (*indices.shape[:axis], depth, *indices.shape[axis + 1 :])
-    hot = lax.broadcasted_iota(positions.dtype, shape, axis) == positions
+    hot = lax.broadcasted_iota(position_type, shape, axis) == positions
     return jnp.where(hot, on, off)
+
+
+def _position_type(index_type: np.dtype[Any], depth: int) -> np.dtype[Any]:
+    """The narrowest of int32/uint32/int64/uint64 that holds every index and ``depth``:
+    unsigned indices stay unsigned (2**32 - 1 must not become -1), signed ones signed."""
+    signed = jnp.issubdtype(index_type, jnp.signedinteger)
+    wide = index_type.itemsize > 4 or depth > np.iinfo(np.int32 if signed else np.uint32).max
+    if signed:
+        return np.dtype(np.int64 if wide else np.int32)
+    return np.dtype(np.uint64 if wide else np.uint32)
 
 
 def _lower_one_hot(desc: OneHotOperatorDesc, options: contract.LoweringOptions) -> Any:
@@ -300,8 +315,9 @@ def _bench() -> list[Case | EagerCase]:
                 output_tensor=TensorDesc.from_array(jnp.zeros((8, 8), values.dtype)),
                 axis=1,
             ),
-            functional=lambda labels, values: one_hot(labels[:, 0], values, depth=8),
-            jnp_fn=lambda labels, values: jax.nn.one_hot(labels[:, 0], 8, dtype=values.dtype),
+            # The (8, 1) labels give an (8, 8, 1) result on the functional face and in jnp.
+            functional=lambda labels, values: one_hot(labels, values, depth=8, axis=1),
+            jnp_fn=lambda labels, values: jax.nn.one_hot(labels, 8, axis=1, dtype=values.dtype),
             make_args=tiny,
         ),
     ]

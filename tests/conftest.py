@@ -13,6 +13,7 @@ if _DEVICES_FLAG not in os.environ.get("XLA_FLAGS", ""):
 
 import hypothesis  # noqa: E402
 import jax  # noqa: E402
+import pytest  # noqa: E402
 
 jax.config.update("jax_numpy_rank_promotion", "raise")
 
@@ -23,3 +24,16 @@ hypothesis.settings.register_profile(
 )
 hypothesis.settings.register_profile("thorough", deadline=None, max_examples=1000, print_blob=True)
 hypothesis.settings.load_profile(os.environ.get("DMLJAX_HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _programs_of_one_module_only():
+    """Drops every compiled program after each test module.
+
+    The suite compiles thousands of small XLA programs (each hypothesis example is a new
+    shape), and jit caches keep them all loaded; on a GPU, where each one holds device
+    memory for its code, one process running the whole suite aborted inside XLA's compiler
+    (jax 0.11.2, H100). A module never needs another module's programs.
+    """
+    yield
+    jax.clear_caches()

@@ -104,19 +104,23 @@ def one_hot_lowering(
 
     ``indices`` has size 1 at ``axis`` (DirectML's form); the result has ``depth``
     there. Each index is compared, in a type that holds it and ``depth`` (so no
-    conversion wraps an out-of-range index into the sequence), with the positions
-    along the axis: an index outside ``[0, depth)`` equals none of them and leaves
-    its sequence OffValue. A compare and a select, which XLA fuses into one pass
-    over the output, as :func:`jax.nn.one_hot`.
+    conversion wraps an out-of-range index into the sequence), with each position
+    ``j`` along the axis, and a signed one with ``j - depth`` too: an index outside
+    ``[-depth, depth)`` equals none of them and leaves its sequence OffValue.
+    Compares and a select, which XLA fuses into one pass over the output, as
+    :func:`jax.nn.one_hot`.
     """
     flat = values.reshape(-1)
     off, on = flat[0], flat[1]
     position_type = _position_type(np.dtype(indices.dtype), depth)
     positions = indices.astype(position_type)
-    if wrap_negative and jnp.issubdtype(position_type, jnp.signedinteger):
-        positions = jnp.where(positions < 0, positions + position_type.type(depth), positions)
     shape = (*indices.shape[:axis], depth, *indices.shape[axis + 1 :])
-    hot = lax.broadcasted_iota(position_type, shape, axis) == positions
+    j = lax.broadcasted_iota(position_type, shape, axis)
+    hot = j == positions
+    if wrap_negative and jnp.issubdtype(position_type, jnp.signedinteger):
+        # -1 names position depth - 1: compare with j - depth rather than wrapping the
+        # indices first, which XLA runs as a kernel of its own on the GPU.
+        hot = hot | (j - position_type.type(depth) == positions)
     return jnp.where(hot, on, off)
 
 

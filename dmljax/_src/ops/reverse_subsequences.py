@@ -228,10 +228,13 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 
 def jnp_reverse_subsequences(x: jax.Array, lengths: jax.Array, axis: int) -> jax.Array:
     """The best jnp formulation found: ``jnp.take_along_axis`` at ``where(j < n, n - 1 - j, j)``
-    (a flip and a select, or a roll per sequence, read the array more than once)."""
+    with ``mode="promise_in_bounds"`` (the indices are in bounds by construction; the default
+    mode adds bounds handling, 1.5x slower on the H100, and a flip, select or per-sequence roll
+    reads the array more than once)."""
     n = jnp.clip(lengths, 0, x.shape[axis])
     j = lax.broadcasted_iota(n.dtype, x.shape, axis)
-    return jnp.take_along_axis(x, jnp.where(j < n, n - 1 - j, j), axis=axis)
+    source = jnp.where(j < n, n - 1 - j, j)
+    return jnp.take_along_axis(x, source, axis=axis, mode="promise_in_bounds")
 
 
 def _reverse_case() -> Case:

@@ -134,7 +134,12 @@ def test_the_performance_page_shows_the_committed_runs():
     page = (DOCS / "performance.md").read_text()
     assert (DOCS / "_static" / "bench-h100.png").is_file()
     assert "_static/bench-h100.png" in page
-    for run in ("bench-h100.json", "bench-h100-nd.json", "bench-h100-layout.json"):
+    for run in (
+        "bench-h100.json",
+        "bench-h100-nd.json",
+        "bench-h100-layout.json",
+        "bench-h100-generators.json",
+    ):
         bench = json.loads((DOCS / run).read_text())
         assert bench["environment"]["device_kind"] in page
         assert f"{{download}}`{run}`" in page

@@ -525,3 +525,19 @@ def test_hints_only_on_the_overwrite_path(axis):
         assert "unique_indices = true" not in text
         assert "indices_are_sorted = true" not in text
     assert ("transpose" in hlo().as_text()) == (axis == 0)  # a non-minor axis is moved last
+
+
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16])
+def test_16_bit_sums_accumulate_in_float32_and_round_once(dtype):
+    # 1 + 1024 * 2**-9 is 3 exactly; rounding to the 16-bit type after each update would
+    # leave 1 in bfloat16, where 2**-9 is under half an ulp of 1.
+    x = jnp.ones((2,), dtype)
+    indices = jnp.zeros((1024,), jnp.int32)
+    updates = jnp.full((1024,), 2.0**-9, dtype)
+    out = dml.scatter(x, indices, updates, axis=0, reduction="add")
+    assert out.dtype == dtype
+    assert out.tolist() == [3.0, 1.0]
+    # Products too: 1.01 ** 16 rounded once.
+    product = dml.scatter(jnp.ones((1,), dtype), jnp.zeros((16,), jnp.int32),
+                          jnp.full((16,), 1.0625, dtype), axis=0, reduction="mul")  # fmt: skip
+    assert float(product[0]) == float(np.array(1.0625**16, np.float32).astype(dtype))

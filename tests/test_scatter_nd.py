@@ -540,3 +540,10 @@ def test_jit_equals_eager_and_no_retrace():
     size = helpers.jit_cache_size(jitted)
     dml.scatter_nd(x + 1, i + 1, u * 2)
     assert helpers.jit_cache_size(jitted) == size
+
+
+def test_16_bit_sums_accumulate_in_float32_and_round_once():
+    rows = jnp.full((1024, 2), 2.0**-9, jnp.bfloat16)
+    out = dml.scatter_nd(jnp.ones((3, 2), jnp.bfloat16), jnp.zeros((1024, 1), jnp.int32), rows,
+                         reduction="add")  # fmt: skip
+    assert out.tolist() == [[3.0, 3.0], [1.0, 1.0], [1.0, 1.0]]

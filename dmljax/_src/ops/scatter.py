@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -30,6 +30,7 @@ from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
 from dmljax._src.ops import elements
+from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -39,26 +40,12 @@ __all__ = [
     "Reduction",
     "ScatterOperatorDesc",
     "check_updates_and_options",
-    "combiner",
     "scatter",
 ]
 
 _FUNCTION = "dmljax.scatter"
 
-Reduction = Literal["none", "add", "mul", "max", "min"]
-REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
-_COMBINERS = {
-    "add": lax.scatter_add,
-    "mul": lax.scatter_mul,
-    "max": lax.scatter_max,
-    "min": lax.scatter_min,
-}
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
-
-
-def combiner(reduction: Reduction) -> Any:
-    """The ``lax`` scatter of a reduction other than ``"none"`` (``lax.scatter_add``, ...)."""
-    return _COMBINERS[reduction]
 
 
 class ScatterOperatorDesc(contract.OperatorDesc):
@@ -181,9 +168,9 @@ def scatter_lowering(
             x, axis_indices[..., None], updates, dimension_numbers, unique_indices=True, mode=_DROP
         )
     else:
-        # Reductions combine duplicates: never promise unique or sorted indices here.
-        combine = combiner(reduction)
-        out = combine(x, axis_indices[..., None], updates, dimension_numbers, mode=_DROP)
+        out = scatter_reduce(
+            x, axis_indices[..., None], updates, dimension_numbers, reduction, mode=_DROP
+        )
     return elements.from_minor_axis(out, axis) if minor else out
 
 

@@ -32,7 +32,8 @@ from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
 from dmljax._src.ops import nd
-from dmljax._src.ops.scatter import REDUCTIONS, Reduction, check_updates_and_options, combiner
+from dmljax._src.ops.scatter import check_updates_and_options
+from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -164,8 +165,7 @@ def scatter_nd_lowering(
     targets = drop_out_of_range_indices(indices, dims, wrap_negative=wrap_negative)
     dimension_numbers = nd.scatter_dimension_numbers(x.ndim, indices.ndim, t)
     if reduction != "none":
-        # Reductions combine duplicates: never promise unique or sorted indices here.
-        return combiner(reduction)(x, targets, updates, dimension_numbers, mode=_DROP)
+        return scatter_reduce(x, targets, updates, dimension_numbers, reduction, mode=_DROP)
     if deterministic:
         targets = _last_writers_only(targets, dims)
     # DirectML calls duplicate tuples invalid: promising unique indices gives the fast

@@ -53,7 +53,7 @@ class DiagonalMatrix1OperatorDesc(contract.OperatorDesc):
     the compiled operator takes no arrays. ``value`` is a ``DML_SCALAR_UNION``
     read as ``value_data_type``, which must be the output's data type, held
     exactly. The rules (checked by :func:`dmljax.compile_operator`): the bounds
-    are ``INT``s; input and output share data type, DimensionCount and sizes.
+    fit C ``INT`` fields; input and output share data type, DimensionCount and sizes.
     Introduced at FL 5_1: 2 to 4 dimensions of every type up to 64 bits.
 
     >>> import jax.numpy as jnp, dmljax as dml

@@ -446,3 +446,60 @@ def test_no_more_kernels_than_jnp_take(shape, index_shape, axis, index_dtype):
     theirs = jax.jit(lambda x, i: jnp.take(x, i, axis=axis)).lower(x, i).compile()
     assert kernel_count(ours) <= kernel_count(theirs)
     assert "gather" in (ours.as_text() or "")
+
+
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16])
+def test_16_bit_gradients_accumulate_in_float32(dtype):
+    # 4096 lookups of one row, each cotangent 2**-11: the float32 sum, 2, rounds to 2 exactly;
+    # a 16-bit scatter-add (jnp.take's gradient) stalls once 2**-11 is half an ulp or less.
+    table = jnp.zeros((4, 3), dtype)
+    ids = jnp.zeros((4096,), jnp.int32)
+
+    def loss(take):
+        return lambda t: (take(t).astype(jnp.float32) * 2.0**-11).sum()
+
+    grad = jax.grad(loss(lambda t: dml.gather(t, ids, axis=0)))(table)
+    assert grad.dtype == dtype
+    assert grad[0].tolist() == [2.0, 2.0, 2.0]
+    assert grad[1:].tolist() == [[0.0] * 3] * 3
+    assert float(jax.grad(loss(lambda t: jnp.take(t, ids, axis=0)))(table)[0, 0]) < 2.0
+    # The values are jnp's, and so are the gradients where no rounding differs.
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((5, 3)), dtype)
+    some = jnp.array([4, 0, 4, 2])
+    np.testing.assert_array_equal(dml.gather(x, some, axis=0), jnp.take(x, some, axis=0))
+    weights = jnp.arange(3.0)[None]
+    wide = jax.grad(lambda t: (dml.gather(t, some, axis=0) * weights).sum())(x.astype(jnp.float32))
+    narrow = jax.grad(lambda t: (dml.gather(t, some, axis=0).astype(jnp.float32)
+                                 * weights).sum())(x)  # fmt: skip
+    np.testing.assert_array_equal(narrow, wide.astype(dtype))
+
+
+def test_16_bit_gradients_through_the_other_gathers():
+    table = jnp.zeros((2, 3), jnp.bfloat16)
+    ids = jnp.zeros((4096, 1), jnp.int32)
+    nd = jax.grad(lambda t: (dml.gather_nd(t, ids).astype(jnp.float32) * 2.0**-11).sum())(table)
+    assert nd[0].tolist() == [2.0, 2.0, 2.0]
+    column = jnp.zeros((4, 1), jnp.bfloat16)
+    rows = jnp.zeros((4, 4096), jnp.int32)
+    elements = jax.grad(
+        lambda t: (dml.gather_elements(t, rows, axis=1).astype(jnp.float32) * 2.0**-11).sum()
+    )(column)
+    assert elements.tolist() == [[2.0]] * 4
+
+
+def test_16_bit_gather_derivatives_of_order_2():
+    # Numerical differences in bfloat16 mean nothing; the derivatives are compared exactly
+    # with jnp.take's, whose sums of small integers round alike.
+    x = jnp.asarray(np.random.default_rng(1).standard_normal((4, 3)), jnp.bfloat16)
+    ids = jnp.array([3, 1, 3])
+    tangent = jnp.ones_like(x)
+    _, dy = jax.jvp(lambda t: dml.gather(t, ids, axis=0), (x,), (tangent,))
+    np.testing.assert_array_equal(dy, jnp.take(tangent, ids, axis=0))
+
+    def squares(take):
+        return lambda t: (take(t).astype(jnp.float32) ** 2).sum()
+
+    np.testing.assert_array_equal(
+        jax.hessian(squares(lambda t: dml.gather(t, ids, axis=0)))(x),
+        jax.hessian(squares(lambda t: jnp.take(t, ids, axis=0)))(x),
+    )

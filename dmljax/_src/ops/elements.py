@@ -23,6 +23,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from dmljax._src import reductions
 from dmljax._src.rules import require_axis
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -123,7 +124,7 @@ def gather_along_axis(x: jax.Array, axis_indices: jax.Array, axis: int) -> jax.A
         start_indices_batching_dims=batch,
     )
     # The indices are in range: CLIP is the bare gather, and its transpose a scatter-add.
-    return lax.gather(
+    return reductions.gather(
         x,
         axis_indices[..., None],
         dimension_numbers,

@@ -19,7 +19,14 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, rules, sweeps
+from dmljax._src import (
+    feature_levels as fl,
+    operator as contract,
+    reductions,
+    reference,
+    rules,
+    sweeps,
+)
 from dmljax._src.arguments import static_int
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -134,7 +141,7 @@ def gather_lowering(
     # The indices are already in range; CLIP is a bare gather that keeps every
     # read inside the operand whatever happens, and its transpose (the
     # gradient) is a scatter-add that accumulates duplicates.
-    return lax.gather(
+    return reductions.gather(
         x,
         starts[..., None],
         dimension_numbers,

@@ -20,7 +20,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import feature_levels as fl, operator as contract, reductions, reference, sweeps
 from dmljax._src.arguments import static_int
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -100,7 +100,7 @@ def gather_nd_lowering(
     starts = clamp_indices(indices, tuple(x.shape[batch : batch + t]), wrap_negative=wrap_negative)
     # The indices are already in range; CLIP keeps every read inside the operand
     # whatever happens, and the gradient is a scatter-add over the same tuples.
-    return lax.gather(
+    return reductions.gather(
         x,
         starts,
         nd.gather_dimension_numbers(x.ndim, indices.ndim, batch, t),

@@ -6,6 +6,7 @@ Every helper raises :class:`~dmljax.errors.InvalidArgumentError` (or
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,12 +18,15 @@ from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
+    "MAX_XLA_BYTES",
     "check_bound_array",
     "require_array_axis",
     "require_axis",
     "require_c_int",
     "require_c_int32",
+    "require_fits_xla",
     "require_gatherable_axis",
+    "require_one_per_sequence",
     "require_same_data_type",
     "require_same_dimension_count",
     "require_sizes",
@@ -101,6 +105,42 @@ def require_sizes(
     """``tensor.sizes`` must equal ``expected``, the sizes the operator computes."""
     if tensor.sizes != expected:
         raise InvalidArgumentError(op, f"{field}.sizes", f"{expected} ({why})", tensor.sizes)
+
+
+def require_one_per_sequence(desc: Any, field: str, like_field: str, *, op: str) -> None:
+    """``desc.axis`` is an axis of tensor ``like_field``, and tensor ``field`` has its sizes
+    with 1 at that axis: one value per sequence along it (ONE_HOT's indices,
+    REVERSE_SUBSEQUENCES' lengths)."""
+    like, tensor = getattr(desc, like_field), getattr(desc, field)
+    require_axis(desc.axis, like, op=op, of=like_field)
+    expected = tuple(1 if i == desc.axis else size for i, size in enumerate(like.sizes))
+    if tensor.sizes != expected:
+        raise InvalidArgumentError(
+            op,
+            f"{field}.sizes",
+            f"{expected} ({like_field}.sizes with 1 at axis {desc.axis})",
+            tensor.sizes,
+        )
+
+
+# XLA counts an array's bytes in an int64; a larger shape aborts the whole process.
+MAX_XLA_BYTES = 2**63 - 1
+
+
+def require_fits_xla(
+    shape: Sequence[int], dtype: Any, *, op: str, field: str, given: str | None = None
+) -> None:
+    """A functional face's result of ``shape`` and ``dtype`` has a byte size XLA can count
+    (empty dimensions counted as 1, as XLA multiplies them), checked before anything is
+    traced with it; ``given`` describes the arguments that made it."""
+    extent = np.dtype(dtype).itemsize * math.prod(max(n, 1) for n in shape)
+    if extent > MAX_XLA_BYTES:
+        raise InvalidArgumentError(
+            op,
+            field,
+            f"small enough that the result fits XLA's sizes (at most {MAX_XLA_BYTES} bytes)",
+            f"{given or 'a result of shape ' + str(tuple(shape))} ({extent} bytes)",
+        )
 
 
 def require_c_int32(values: tuple[int, ...], *, signed: bool, op: str, field: str) -> None:

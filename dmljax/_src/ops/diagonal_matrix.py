@@ -13,7 +13,6 @@ DIAGONAL_MATRIX is the band ``[offset, offset + 1)`` over zeros.
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import jax
@@ -228,20 +227,10 @@ def _checked_generated(
     for i, size in enumerate(shape):
         if size < 0:
             raise InvalidArgumentError(_FUNCTION, f"x.shape[{i}]", "non-negative", size)
-    extent = dtype.itemsize * math.prod(max(n, 1) for n in shape)
-    if extent > _MAX_XLA_BYTES:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "x.shape",
-            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
-            f"{shape} ({extent} bytes)",
-        )
+    rules.require_fits_xla(shape, dtype, op=_FUNCTION, field="x.shape", given=str(shape))
     zeros = lax.full(shape, 0, dtype)
     return diagonal_matrix_lowering(zeros, value=held, fill_begin=fill_begin, fill_end=fill_end)
 
-
-# XLA counts an array's bytes in an int64; a larger shape aborts the process.
-_MAX_XLA_BYTES = 2**63 - 1
 
 DIAGONAL_MATRIX_FACE = contract.FunctionalFace(
     diagonal_matrix,

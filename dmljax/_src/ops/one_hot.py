@@ -30,7 +30,7 @@ from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import wraps_negative_indices
-from dmljax._src.rules import require_axis
+from dmljax._src.rules import require_fits_xla, require_one_per_sequence
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -78,16 +78,7 @@ _ONE_HOT_SUPPORT = (
 def _one_hot_rules(desc: OneHotOperatorDesc, level: FL) -> None:
     del level
     op = type(desc).__name__
-    output = desc.output_tensor
-    require_axis(desc.axis, output, op=op, of="output_tensor")
-    expected = tuple(1 if i == desc.axis else size for i, size in enumerate(output.sizes))
-    if desc.indices_tensor.sizes != expected:
-        raise InvalidArgumentError(
-            op,
-            "indices_tensor.sizes",
-            f"{expected} (output_tensor.sizes with 1 at axis {desc.axis})",
-            desc.indices_tensor.sizes,
-        )
+    require_one_per_sequence(desc, "indices_tensor", "output_tensor", op=op)
     if math.prod(desc.values_tensor.sizes) < 2:
         raise InvalidArgumentError(
             op,
@@ -202,23 +193,18 @@ def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: in
             "at least 2 elements (off, then on)",
             f"an array of shape {tuple(values.shape)}",
         )
-    out_shape = (*indices.shape, depth)
-    extent = np.dtype(values.dtype).itemsize * math.prod(max(n, 1) for n in out_shape)
-    if extent > _MAX_XLA_BYTES:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "depth",
-            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
-            f"{depth} for indices of shape {tuple(indices.shape)} ({extent} bytes)",
-        )
+    require_fits_xla(
+        (*indices.shape, depth),
+        values.dtype,
+        op=_FUNCTION,
+        field="depth",
+        given=f"{depth} for indices of shape {tuple(indices.shape)}",
+    )
     axis %= rank
     return one_hot_lowering(
         jnp.expand_dims(indices, axis), values, axis=axis, depth=depth, wrap_negative=True
     )
 
-
-# XLA counts an array's bytes in an int64; a larger shape aborts the process.
-_MAX_XLA_BYTES = 2**63 - 1
 
 _ONE_HOT_FACE = contract.FunctionalFace(
     one_hot,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import enum
 import functools
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +40,7 @@ from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.rules import require_c_int32
+from dmljax._src.rules import require_c_int32, require_fits_xla
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -478,14 +477,7 @@ def _checked_pad(
         field="x.shape",
     )
     out_shape = pad_output_sizes(x.shape, start_padding, end_padding)
-    extent = np.dtype(x.dtype).itemsize * math.prod(max(size, 1) for size in out_shape)
-    if extent > _MAX_XLA_BYTES:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "start_padding, end_padding",
-            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
-            f"a result of shape {out_shape} ({extent} bytes)",
-        )
+    require_fits_xla(out_shape, x.dtype, op=_FUNCTION, field="start_padding, end_padding")
     pad_value = None
     if mode is PaddingMode.CONSTANT:
         pad_value = scalars.value_in(value, x.dtype, op=_FUNCTION, field="value")
@@ -493,9 +485,6 @@ def _checked_pad(
         x, start_padding=start_padding, end_padding=end_padding, mode=mode, value=pad_value
     )
 
-
-# XLA counts an array's bytes in an int64; a larger shape aborts the process.
-_MAX_XLA_BYTES = 2**63 - 1
 
 _PAD_FACE = contract.FunctionalFace(
     pad,

@@ -25,7 +25,7 @@ from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices
-from dmljax._src.rules import require_array_axis, require_axis
+from dmljax._src.rules import require_array_axis, require_one_per_sequence
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -77,17 +77,9 @@ _REVERSE_SUPPORT = (
 
 def _reverse_rules(desc: ReverseSubsequencesOperatorDesc, level: FL) -> None:
     del level
-    op = type(desc).__name__
-    sizes = desc.input_tensor.sizes
-    require_axis(desc.axis, desc.input_tensor, op=op, of="input_tensor")
-    expected = tuple(1 if i == desc.axis else size for i, size in enumerate(sizes))
-    if desc.sequence_lengths_tensor.sizes != expected:
-        raise InvalidArgumentError(
-            op,
-            "sequence_lengths_tensor.sizes",
-            f"{expected} (input_tensor.sizes with 1 at axis {desc.axis})",
-            desc.sequence_lengths_tensor.sizes,
-        )
+    require_one_per_sequence(
+        desc, "sequence_lengths_tensor", "input_tensor", op=type(desc).__name__
+    )
 
 
 def _reverse_output_sizes(desc: ReverseSubsequencesOperatorDesc) -> tuple[tuple[int, ...], str]:

@@ -9,7 +9,6 @@ window rules are SLICE1's (:mod:`dmljax._src.ops.slice1`).
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import jax
@@ -201,21 +200,13 @@ def _checked_slice_grad(
         fields=("offsets", "sizes", "strides"), allow_empty=True,
     )  # fmt: skip
     check_output_sizes(dy.shape, sizes, strides, op=_FUNCTION, field="dy.shape", allow_empty=True)
-    extent = np.dtype(dy.dtype).itemsize * math.prod(max(n, 1) for n in input_sizes)
-    if extent > _MAX_XLA_BYTES:
-        raise InvalidArgumentError(
-            _FUNCTION,
-            "input_sizes",
-            f"small enough that the result fits XLA's sizes (at most {_MAX_XLA_BYTES} bytes)",
-            f"{input_sizes} ({extent} bytes)",
-        )
+    rules.require_fits_xla(
+        input_sizes, dy.dtype, op=_FUNCTION, field="input_sizes", given=str(input_sizes)
+    )
     return slice_grad_lowering(
         dy, input_sizes=input_sizes, offsets=offsets, sizes=sizes, strides=strides
     )
 
-
-# XLA counts an array's bytes in an int64; a larger shape aborts the process.
-_MAX_XLA_BYTES = 2**63 - 1
 
 _SLICE_GRAD_FACE = contract.FunctionalFace(
     slice_grad,

@@ -407,34 +407,40 @@ TOO_BIG_FOR_INT64 = 2**70
 
 
 def desc_rows(op: str) -> list[Case]:
-    """Rows every operator desc shares: wrong fields, call-time arguments, compile options."""
-    build, input_shape = DESC_BUILDERS[op], VALID_INPUTS[op][0].shape
-    (output,) = next(o for o in dml.OPERATORS if o.desc_type.__name__ == op).output_fields
+    """Rows every operator desc shares: wrong fields, call-time arguments, compile options.
+
+    The call rows spoil the desc's first input (``input_tensor``, or ONE_HOT's indices).
+    """
+    operator = next(o for o in dml.OPERATORS if o.desc_type.__name__ == op)
+    build, valid = DESC_BUILDERS[op], VALID_INPUTS[op][0]
+    input_shape, first, (output,) = valid.shape, operator.input_fields[0], operator.output_fields
+    argument, dtype = f"the {first} argument", valid.dtype.name
+    other_dtype = i32 if valid.dtype == np.float32 else f32
     return [
-        *row("input_tensor-not-a-tensor-desc", op, "input_tensor",
-             lambda: build(input_tensor=(2, 3)), ArgumentTypeError),
+        *row(f"{first}-not-a-tensor-desc", op, first,
+             lambda: build(**{first: (2, 3)}), ArgumentTypeError),
         *row(f"{output}-a-numpy-array", op, output,
              lambda: build(**{output: np.zeros((2, 3))}), ArgumentTypeError),
-        *eager_and_jit("call-input-of-wrong-rank", op, "the input_tensor argument",
+        *eager_and_jit("call-input-of-wrong-rank", op, argument,
                        lambda x, *rest: compiled(build())(x, *rest),
-                       f32(*input_shape, 1), *CALL_EXTRAS[op], fragments=("of shape",)),
-        *eager_and_jit("call-input-of-wrong-dtype", op, "the input_tensor argument",
+                       valid.reshape(*input_shape, 1), *CALL_EXTRAS[op], fragments=("of shape",)),
+        *eager_and_jit("call-input-of-wrong-dtype", op, argument,
                        lambda x, *rest: compiled(build())(x, *rest),
-                       i32(*input_shape), *CALL_EXTRAS[op], fragments=("of dtype float32",)),
+                       other_dtype(*input_shape), *CALL_EXTRAS[op],
+                       fragments=(f"of dtype {dtype}",)),
         # Eager only: jax.jit would canonicalize the float64 array to float32.
-        *row("call-input-float64-numpy", op, "the input_tensor argument",
+        *row("call-input-float64-numpy", op, argument,
              lambda: compiled(build())(np.zeros(input_shape), *CALL_EXTRAS[op]),
-             fragments=(".astype('float32')",)),
-        *eager_and_jit("call-input-a-list", op, "the input_tensor argument",
+             fragments=(f".astype('{dtype}')",)),
+        *eager_and_jit("call-input-a-list", op, argument,
                        lambda *rest: compiled(build())([0.0] * input_shape[-1], *rest),
                        *CALL_EXTRAS[op], error=ArgumentTypeError),
         *row("call-without-arguments", op, "arguments",
              lambda: compiled(build())(), ArgumentTypeError),
         *row("call-with-one-argument-too-many", op, "arguments",
-             lambda: compiled(build())(f32(*input_shape), *CALL_EXTRAS[op], f32(1)),
-             ArgumentTypeError),
-        *row("call-with-input-by-keyword", op, "input_tensor",
-             lambda: compiled(build())(**{"input_tensor": f32(*input_shape)}), ArgumentTypeError),
+             lambda: compiled(build())(valid, *CALL_EXTRAS[op], f32(1)), ArgumentTypeError),
+        *row("call-with-input-by-keyword", op, first,
+             lambda: compiled(build())(**{first: valid}), ArgumentTypeError),
         *row("feature-level-a-string", op, "feature_level",
              lambda: dml.compile_operator(build(), feature_level="FL_4_1"), ArgumentTypeError),
         *row("feature-level-unknown", op, "feature_level",
@@ -1331,8 +1337,7 @@ TABLE: list[Case] = [
                 np.array([2])), fragments=TRACED),
 
     # --- ONE_HOT, desc face -----------------------------------------------------------------------
-    *row("indices_tensor-not-a-tensor-desc", ONE_HOT, "indices_tensor",
-         lambda: one_hot_desc(indices_tensor=(3, 1)), ArgumentTypeError),
+    *desc_rows(ONE_HOT),
     *row("axis-a-float", ONE_HOT, "axis", lambda: one_hot_desc(axis=1.0)),
     *row("axis-past-the-rank", ONE_HOT, "axis", lambda: compiled(one_hot_desc(axis=2)),
          fragments=("[0, 2)",)),
@@ -1362,13 +1367,6 @@ TABLE: list[Case] = [
     *row("int64-indices-without-x64", ONE_HOT, "indices_tensor.data_type",
          without_x64(lambda: compiled(one_hot_desc(indices_tensor=td((3, 1), T.INT64)))),
          fragments=X64_HINT),
-    *row("call-without-arguments", ONE_HOT, "arguments",
-         lambda: compiled(one_hot_desc())(), ArgumentTypeError),
-    *row("call-with-one-argument-too-many", ONE_HOT, "arguments",
-         lambda: compiled(one_hot_desc())(u32(3, 1), f32(1, 2), f32(1)), ArgumentTypeError),
-    *eager_and_jit("call-indices-of-another-type", ONE_HOT, "the indices_tensor argument",
-                   lambda i, v: compiled(one_hot_desc())(i, v), i32(3, 1), f32(1, 2),
-                   fragments=("of dtype uint32",)),
     *eager_and_jit("call-values-of-another-shape", ONE_HOT, "the values_tensor argument",
                    lambda i, v: compiled(one_hot_desc())(i, v), u32(3, 1), f32(2, 1),
                    fragments=("(1, 2)",)),

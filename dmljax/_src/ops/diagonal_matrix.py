@@ -43,6 +43,7 @@ __all__ = [
     "check_matrix_sizes",
     "diagonal_matrix",
     "diagonal_matrix_lowering",
+    "generated_diagonal_matrix",
 ]
 
 _FUNCTION = "dmljax.diagonal_matrix"
@@ -80,17 +81,17 @@ _DIAGONAL_SUPPORT = (
 )
 
 
-def check_matrix_sizes(tensor: TensorDesc, *, op: str, field: str) -> None:
+def check_matrix_sizes(sizes: tuple[int, ...], *, op: str, field: str) -> None:
     """The last two sizes are a matrix's, whose diagonals need 64-bit indices past int32."""
-    rows, cols = tensor.sizes[-2:]
-    require_x64_for_axis(rows + cols, op=op, field=f"{field}.sizes")
+    rows, cols = sizes[-2:]
+    require_x64_for_axis(rows + cols, op=op, field=field)
 
 
 def _diagonal_rules(desc: DiagonalMatrixOperatorDesc, level: FL) -> None:
     del level
     op = type(desc).__name__
     rules.require_c_int(desc.offset, signed=True, op=op, field="offset")
-    check_matrix_sizes(desc.output_tensor, op=op, field="output_tensor")
+    check_matrix_sizes(desc.output_tensor.sizes, op=op, field="output_tensor.sizes")
     _value_of(desc)
 
 
@@ -120,6 +121,15 @@ def diagonal_matrix_lowering(
     )
 
 
+def generated_diagonal_matrix(
+    shape: tuple[int, ...], dtype: Any, *, value: np.ndarray, fill_begin: int, fill_end: int
+) -> jax.Array:
+    """The band over zeros of ``shape``: the generators (DIAGONAL_MATRIX, DIAGONAL_MATRIX1
+    without an input, and :func:`diagonal_matrix` of a ShapeDtypeStruct)."""
+    zeros = lax.full(shape, 0, dtype)
+    return diagonal_matrix_lowering(zeros, value=value, fill_begin=fill_begin, fill_end=fill_end)
+
+
 def _banded(begin: int, end: int, x: jax.Array, fill: Any) -> jax.Array:
     rows, cols = x.shape[-2:]
     # Diagonals run from -(rows - 1) to cols - 1: bounds clamped to [-rows, cols] compare alike
@@ -140,10 +150,13 @@ def _banded(begin: int, end: int, x: jax.Array, fill: Any) -> jax.Array:
 def _lower_diagonal(desc: DiagonalMatrixOperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     output = desc.output_tensor
-    value = _value_of(desc)
-    zeros = functools.partial(lax.full, output.sizes, 0, output.dtype)
-    return lambda: diagonal_matrix_lowering(
-        zeros(), value=value, fill_begin=desc.offset, fill_end=desc.offset + 1
+    return functools.partial(
+        generated_diagonal_matrix,
+        output.sizes,
+        output.dtype,
+        value=_value_of(desc),
+        fill_begin=desc.offset,
+        fill_end=desc.offset + 1,
     )
 
 
@@ -207,7 +220,7 @@ def _checked_band(shape: tuple[int, ...], dtype: Any, value: Any) -> np.ndarray:
         raise InvalidArgumentError(
             _FUNCTION, "x.shape", "at least 2 dimensions (a stack of matrices)", shape
         )
-    require_x64_for_axis(shape[-2] + shape[-1], op=_FUNCTION, field="x.shape")
+    check_matrix_sizes(shape, op=_FUNCTION, field="x.shape")
     return scalars.value_in(value, dtype, op=_FUNCTION, field="value")
 
 
@@ -228,8 +241,9 @@ def _checked_generated(
         if size < 0:
             raise InvalidArgumentError(_FUNCTION, f"x.shape[{i}]", "non-negative", size)
     rules.require_fits_xla(shape, dtype, op=_FUNCTION, field="x.shape", given=str(shape))
-    zeros = lax.full(shape, 0, dtype)
-    return diagonal_matrix_lowering(zeros, value=held, fill_begin=fill_begin, fill_end=fill_end)
+    return generated_diagonal_matrix(
+        shape, dtype, value=held, fill_begin=fill_begin, fill_end=fill_end
+    )
 
 
 DIAGONAL_MATRIX_FACE = contract.FunctionalFace(

@@ -14,7 +14,6 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from dmljax._src import (
     feature_levels as fl,
@@ -35,6 +34,7 @@ from dmljax._src.ops.diagonal_matrix import (
     check_matrix_sizes,
     diagonal_matrix,
     diagonal_matrix_lowering,
+    generated_diagonal_matrix,
 )
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -89,7 +89,7 @@ def _diagonal1_rules(desc: DiagonalMatrix1OperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     for field in ("diagonal_fill_begin", "diagonal_fill_end"):
         rules.require_c_int(getattr(desc, field), signed=True, op=op, field=field)
-    check_matrix_sizes(desc.output_tensor, op=op, field="output_tensor")
+    check_matrix_sizes(desc.output_tensor.sizes, op=op, field="output_tensor.sizes")
     if desc.value_data_type != desc.output_tensor.data_type:
         raise InvalidArgumentError(
             op,
@@ -108,16 +108,14 @@ def _diagonal1_output_sizes(desc: DiagonalMatrix1OperatorDesc) -> tuple[tuple[in
 def _lower_diagonal1(desc: DiagonalMatrix1OperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     output = desc.output_tensor
-    value = scalars.value_in(desc.value, output.dtype, op=type(desc).__name__, field="value")
-    band = functools.partial(
-        diagonal_matrix_lowering,
-        value=value,
+    band = dict(
+        value=scalars.value_in(desc.value, output.dtype, op=type(desc).__name__, field="value"),
         fill_begin=desc.diagonal_fill_begin,
         fill_end=desc.diagonal_fill_end,
     )
     if desc.input_tensor is None:
-        return lambda: band(lax.full(output.sizes, 0, output.dtype))
-    return band
+        return functools.partial(generated_diagonal_matrix, output.sizes, output.dtype, **band)
+    return functools.partial(diagonal_matrix_lowering, **band)
 
 
 # --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------

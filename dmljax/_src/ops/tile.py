@@ -18,7 +18,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import feature_levels as fl, operator as contract, reference, rules, sweeps
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -192,11 +192,6 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
     return _TILE_FACE.call(x, repeats)
 
 
-# XLA counts an array's bytes in an int64, and a shape past that aborts the whole
-# process (jnp.tile lets it through); sizes below it fail, if at all, as out of memory.
-_MAX_XLA_BYTES = 2**63 - 1
-
-
 def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int) -> int:
     # Zeros counted as 1: XLA multiplies the dimensions of the lowering's
     # intermediate (repeat, size) shape one by one, so a huge repeat of an empty
@@ -214,12 +209,12 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
         if repeat < 0:
             raise InvalidArgumentError(_FUNCTION, f"repeats[{i}]", "a non-negative integer", repeat)
     extent = _extent_in_bytes(x.shape, repeats, np.dtype(x.dtype).itemsize)
-    if extent > _MAX_XLA_BYTES:
+    if extent > rules.MAX_XLA_BYTES:
         raise InvalidArgumentError(
             _FUNCTION,
             "repeats",
             f"small enough that the result fits XLA's sizes: x.shape times repeats, empty "
-            f"dimensions counted as 1, at most {_MAX_XLA_BYTES} bytes",
+            f"dimensions counted as 1, at most {rules.MAX_XLA_BYTES} bytes",
             f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
             f"{np.dtype(x.dtype).name})",
         )

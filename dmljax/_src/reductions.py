@@ -1,27 +1,46 @@
-"""Reducing scatters, planned from static facts: where SCATTER and SCATTER_ND combine
-duplicate targets.
+"""Reducing scatters and gather gradients, planned from static facts: where SCATTER and
+SCATTER_ND combine duplicate targets, and where JAX transposes a gather into a scatter-add.
 
-The plan reads the data type and the reduction only, never index values. So far:
+:func:`plan_reduction` reads the data type, the reduction, the number of target
+elements, the number of update elements and the backend, never index values. Its rules
+(the measurements behind them are in ``docs/performance.md``, "The reduction plan"):
 
-* float16 and bfloat16 ``add`` and ``mul`` run in float32 and round once. That is at least
-  as accurate as rounding after every update (what XLA's 16-bit atomics do, and
-  onnxruntime's float16 ScatterND), and it trades XLA:GPU's compare-and-swap loops on
-  16-bit words for native float32 atomics: 34.6 ms against 0.142 ms for 2**20 bfloat16
-  updates into 1024 random targets on the H100 (``reduction-cliffs-h100.md``). Untouched
-  elements keep their value exactly (the widening is exact both ways; a signalling NaN
-  comes back quiet).
-* ``max`` and ``min``, and every other type, run as XLA's scatter in the data type: exact.
+* **Accumulator.** float16, bfloat16 and the float8 types add and multiply in float32
+  and round once: at least as accurate as rounding after every update (what XLA's 16-bit
+  atomics and onnxruntime's float16 ScatterND do). On a GPU every type narrower than 32
+  bits also takes ``max`` and ``min`` in its 32-bit widening (exact both ways), because
+  XLA:GPU has no 8- or 16-bit atomics and loops compare-and-swap on the enclosing word.
+  Integers wrap the same way wide or narrow, so widening them is exact for every
+  reduction.
+* **Lanes (GPU only).** Where many updates meet few targets, atomics on one address
+  serialise (2**20 float32 adds into 16 sorted targets: 1.9 ms against 0.1). With at
+  least :data:`CONTENDED` update elements per target element the plan privatises: update
+  ``j`` goes into lane ``j % lanes`` of a ``(lanes, *x.shape)`` accumulator holding the
+  reduction's identity, then one reduction over the lanes and one combine with ``x``.
+  The lane count is the contention rounded down to a power of two, within a budget of
+  :data:`LANE_BUDGET` accumulator elements (and at most 1024 lanes, except for ``mul``,
+  whose compare-and-swap loops need every lane they can get). XLA:CPU's scatter is a
+  serial loop with no contention cliff, so the CPU keeps XLA's scatter.
 
-The gradients of GATHER, GATHER_ELEMENTS and GATHER_ND are scatter-adds JAX derives
-by transposing the gather; :func:`gather` shapes that transpose by the same plan, so a
-float16 or bfloat16 embedding's gradient accumulates in float32 too (2**16 lookups of
-128-wide bfloat16 rows over a vocabulary of 4: 10.7 ms as a 16-bit scatter-add, 0.46 ms
-in float32, on the H100).
+>>> plan_reduction(jnp.bfloat16, "add", targets=16, updates=2**20, backend="gpu")
+ReductionPlan(accumulator=dtype('float32'), lanes=1024)
+>>> plan_reduction(jnp.float32, "add", targets=2**20, updates=2**20, backend="gpu")
+ReductionPlan(accumulator=dtype('float32'), lanes=1)
+>>> plan_reduction(jnp.float32, "add", targets=16, updates=2**20, backend="cpu")
+ReductionPlan(accumulator=dtype('float32'), lanes=1)
+
+Untouched elements keep their value exactly: the identity each lane starts from leaves
+``x`` as it is, and a lane sum of zero is not added at all, so that ``-0.0`` survives (a
+signalling NaN comes back quiet where a float is widened or combined).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
+import math
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import jax
@@ -29,30 +48,182 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["REDUCTIONS", "Reduction", "accumulator_dtype", "gather", "scatter_reduce"]
+__all__ = [
+    "CONTENDED",
+    "LANE_BUDGET",
+    "REDUCTIONS",
+    "Reduction",
+    "ReductionPlan",
+    "gather",
+    "plan_as",
+    "plan_reduction",
+    "scatter_reduce",
+]
 
 Reduction = Literal["none", "add", "mul", "max", "min"]
 REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
 
-_COMBINERS = {
+CONTENDED = 16
+"""Update elements per target element from which a GPU plan privatises into lanes."""
+LANE_BUDGET = 2**22
+"""The most elements a privatised accumulator may hold (16 MiB of 32-bit values)."""
+_MAX_LANES = 1024
+
+_SCATTERS: dict[str, Callable[..., jax.Array]] = {
     "add": lax.scatter_add,
     "mul": lax.scatter_mul,
     "max": lax.scatter_max,
     "min": lax.scatter_min,
 }
-_HALF_FLOATS = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+_COMBINE: dict[str, Callable[[Any, Any], Any]] = {
+    "add": lax.add,
+    "mul": lax.mul,
+    "max": lax.max,
+    "min": lax.min,
+}
+
+_backend_override: str | None = None
 
 
-def accumulator_dtype(dtype: Any, reduction: Reduction) -> np.dtype[Any]:
-    """The type a reduction of ``dtype`` data accumulates in (the plan's first rule).
+@dataclasses.dataclass(frozen=True)
+class ReductionPlan:
+    """How a reducing scatter runs: in which type, into how many private lanes.
 
-    >>> accumulator_dtype(jnp.bfloat16, "add"), accumulator_dtype(jnp.bfloat16, "max")
-    (dtype('float32'), dtype(bfloat16))
+    ``lanes == 1`` is XLA's scatter as it is (in ``accumulator``).
+    """
+
+    accumulator: np.dtype[Any]
+    lanes: int = 1
+
+    def describe(self) -> str:
+        """A short label for reports, e.g. ``'1024 lanes, float32'``.
+
+        >>> ReductionPlan(np.dtype(np.float32), 1024).describe()
+        '1024 lanes, float32'
+        """
+        where = "XLA's scatter" if self.lanes == 1 else f"{self.lanes} lanes"
+        return f"{where}, {self.accumulator.name}"
+
+
+@contextlib.contextmanager
+def plan_as(backend: str) -> Iterator[None]:
+    """Plan as if the default backend were ``backend`` (tests and benchmarks only).
+
+    JAX's caches are cleared on entry and exit, since a traced plan is cached with
+    the function that traced it.
+    """
+    global _backend_override
+    previous, _backend_override = _backend_override, backend
+    jax.clear_caches()
+    try:
+        yield
+    finally:
+        _backend_override = previous
+        jax.clear_caches()
+
+
+def _backend() -> str:
+    return _backend_override or jax.default_backend()
+
+
+def _widened(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The 32-bit type of the same kind (unchanged for 32- and 64-bit types)."""
+    if dtype.itemsize >= 4:
+        return dtype
+    if dtype == np.bool_:
+        return np.dtype(np.int32)
+    if jnp.issubdtype(dtype, jnp.floating):
+        return np.dtype(np.float32)
+    return np.dtype(np.int32 if jnp.issubdtype(dtype, jnp.signedinteger) else np.uint32)
+
+
+def plan_reduction(
+    dtype: Any, reduction: Reduction, *, targets: int, updates: int, backend: str | None = None
+) -> ReductionPlan:
+    """The plan for ``updates`` elements combined by ``reduction`` into ``targets`` elements.
+
+    Args:
+        dtype: the data type of the target and the updates.
+        reduction: ``"add"``, ``"mul"``, ``"max"`` or ``"min"``.
+        targets: the number of elements of the target tensor.
+        updates: the number of update elements.
+        backend: ``"cpu"``, ``"gpu"`` or ``"tpu"``; the default backend for None.
     """
     dtype = np.dtype(dtype)
-    if reduction in ("add", "mul") and dtype in _HALF_FLOATS:
-        return np.dtype(np.float32)
-    return dtype
+    backend = backend or _backend()
+    on_cpu = backend == "cpu"
+    accumulator = dtype
+    narrow_float = jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize < 4
+    if (narrow_float and reduction in ("add", "mul")) or not on_cpu:
+        accumulator = _widened(dtype)
+    if on_cpu or targets == 0 or updates < CONTENDED * targets:
+        return ReductionPlan(accumulator)
+    most = LANE_BUDGET // targets
+    if reduction != "mul":
+        most = min(most, _MAX_LANES)
+    lanes = 1 << (min(most, updates // targets).bit_length() - 1)
+    return ReductionPlan(accumulator, lanes)
+
+
+def _identity(dtype: np.dtype[Any], reduction: Reduction) -> Any:
+    if reduction == "add":
+        return -0.0 if jnp.issubdtype(dtype, jnp.floating) else 0
+    if reduction == "mul":
+        return 1
+    if jnp.issubdtype(dtype, jnp.floating):
+        return -np.inf if reduction == "max" else np.inf
+    info = jnp.iinfo(dtype)
+    return info.min if reduction == "max" else info.max
+
+
+def _lane_coordinates(batch_shape: tuple[int, ...], lanes: int, dtype: Any) -> jax.Array:
+    """``j % lanes`` for the ``j``-th index of ``batch_shape``, row-major, as a last axis."""
+    count = math.prod(batch_shape)
+    lane = lax.rem(lax.iota(np.int32, count), np.int32(lanes)).astype(dtype)
+    return lane.reshape((*batch_shape, 1))
+
+
+def _with_lanes(indices: jax.Array, lanes: int) -> jax.Array:
+    """``indices`` with a lane coordinate in front of each index vector."""
+    dtype = indices.dtype
+    if jnp.iinfo(dtype).max < lanes:
+        dtype = np.int32  # narrow index types hold small coordinates; int32 holds both
+    lane = _lane_coordinates(indices.shape[:-1], lanes, dtype)
+    return lax.concatenate([lane, indices.astype(dtype)], indices.ndim - 1)
+
+
+def _shifted(dims: Sequence[int]) -> tuple[int, ...]:
+    return tuple(d + 1 for d in dims)
+
+
+def _privatised(
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    reduction: Reduction,
+    lanes: int,
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    identity = _identity(x.dtype, reduction)
+    accumulator = jnp.full((lanes, *x.shape), identity, x.dtype)
+    lane_numbers = lax.ScatterDimensionNumbers(
+        update_window_dims=dimension_numbers.update_window_dims,
+        inserted_window_dims=(0, *_shifted(dimension_numbers.inserted_window_dims)),
+        scatter_dims_to_operand_dims=(0, *_shifted(dimension_numbers.scatter_dims_to_operand_dims)),
+        operand_batching_dims=_shifted(dimension_numbers.operand_batching_dims),
+        scatter_indices_batching_dims=dimension_numbers.scatter_indices_batching_dims,
+    )
+    accumulator = _SCATTERS[reduction](
+        accumulator, _with_lanes(indices, lanes), updates, lane_numbers, mode=mode
+    )
+    combine = _COMBINE[reduction]
+    total = lax.reduce(accumulator, np.array(identity, x.dtype), combine, (0,))
+    if reduction == "add" and jnp.issubdtype(x.dtype, jnp.inexact):
+        # XLA's reductions may start from +0.0 whatever the init value, so a lane sum of
+        # nothing can come back +0.0, and -0.0 + +0.0 would lose an untouched -0.0.
+        return lax.select(total == 0, x, x + total)
+    return combine(x, total)
 
 
 def scatter_reduce(
@@ -64,15 +235,21 @@ def scatter_reduce(
     *,
     mode: lax.GatherScatterMode,
 ) -> jax.Array:
-    """``x`` with ``updates`` combined into it by ``reduction``, in the planned type.
+    """``x`` with ``updates`` combined into it by ``reduction``, as :func:`plan_reduction` says.
 
-    Duplicates are combined, so no unique or sorted indices are ever promised.
+    The arguments are :func:`jax.lax.scatter_add`'s (indices with their index vectors
+    on the last axis). Duplicates are combined, so no unique or sorted indices are
+    ever promised.
     """
-    combine = _COMBINERS[reduction]
-    wide = accumulator_dtype(x.dtype, reduction)
-    if wide == x.dtype:
-        return combine(x, indices, updates, dimension_numbers, mode=mode)
-    out = combine(x.astype(wide), indices, updates.astype(wide), dimension_numbers, mode=mode)
+    plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size)
+    wide = plan.accumulator
+    x_wide, updates_wide = x.astype(wide), updates.astype(wide)
+    if plan.lanes == 1:
+        out = _SCATTERS[reduction](x_wide, indices, updates_wide, dimension_numbers, mode=mode)
+    else:
+        out = _privatised(
+            x_wide, indices, updates_wide, dimension_numbers, reduction, plan.lanes, mode
+        )
     return out.astype(x.dtype)
 
 
@@ -84,19 +261,26 @@ def gather(
     *,
     mode: lax.GatherScatterMode,
 ) -> jax.Array:
-    """:func:`jax.lax.gather`, whose gradient (a scatter-add) accumulates as the plan says.
+    """:func:`jax.lax.gather`, whose gradient (a scatter-add) runs as the plan says.
 
-    The values are the gather's, bit for bit. For a 16-bit float ``x`` the derivative
-    gathers the tangent in float32 and rounds it, the same values, so that its transpose
-    adds the cotangents into a float32 table and rounds each sum once.
+    The values are the gather's, bit for bit. The derivative is written so that its
+    transpose is the planned scatter-add: it gathers the tangent in the plan's
+    accumulator type (the same values, rounded back), from ``lanes`` broadcast copies
+    when the plan privatises, so that JAX's transpose adds the cotangents into a
+    ``(lanes, *x.shape)`` table and sums the lanes.
     """
-    if accumulator_dtype(x.dtype, "add") == x.dtype:
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
         return lax.gather(x, indices, dimension_numbers, slice_sizes, mode=mode)
-    return _gather_accumulating_wide(x, indices, dimension_numbers, slice_sizes, mode)
+    return _planned_gather(x, indices, dimension_numbers, slice_sizes, mode)
+
+
+def _gather_plan(x: jax.Array, indices: jax.Array, slice_sizes: tuple[int, ...]) -> ReductionPlan:
+    lookups = math.prod(indices.shape[:-1]) * math.prod(slice_sizes)
+    return plan_reduction(x.dtype, "add", targets=x.size, updates=lookups)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))
-def _gather_accumulating_wide(
+def _planned_gather(
     x: jax.Array,
     indices: jax.Array,
     dimension_numbers: lax.GatherDimensionNumbers,
@@ -106,8 +290,8 @@ def _gather_accumulating_wide(
     return lax.gather(x, indices, dimension_numbers, slice_sizes, mode=mode)
 
 
-@_gather_accumulating_wide.defjvp
-def _gather_accumulating_wide_jvp(
+@_planned_gather.defjvp
+def _planned_gather_jvp(
     dimension_numbers: lax.GatherDimensionNumbers,
     slice_sizes: tuple[int, ...],
     mode: lax.GatherScatterMode,
@@ -115,7 +299,21 @@ def _gather_accumulating_wide_jvp(
     tangents: tuple[jax.Array, Any],
 ) -> tuple[jax.Array, jax.Array]:
     x, indices = primals
-    wide = accumulator_dtype(x.dtype, "add")
-    y = _gather_accumulating_wide(x, indices, dimension_numbers, slice_sizes, mode)
-    dy = lax.gather(tangents[0].astype(wide), indices, dimension_numbers, slice_sizes, mode=mode)
+    y = _planned_gather(x, indices, dimension_numbers, slice_sizes, mode)
+    plan = _gather_plan(x, indices, slice_sizes)
+    dx = tangents[0].astype(plan.accumulator)
+    if plan.lanes == 1:
+        dy = lax.gather(dx, indices, dimension_numbers, slice_sizes, mode=mode)
+        return y, dy.astype(x.dtype)
+    copies = lax.broadcast_in_dim(dx, (plan.lanes, *x.shape), tuple(range(1, x.ndim + 1)))
+    lane_numbers = lax.GatherDimensionNumbers(
+        offset_dims=dimension_numbers.offset_dims,
+        collapsed_slice_dims=(0, *_shifted(dimension_numbers.collapsed_slice_dims)),
+        start_index_map=(0, *_shifted(dimension_numbers.start_index_map)),
+        operand_batching_dims=_shifted(dimension_numbers.operand_batching_dims),
+        start_indices_batching_dims=dimension_numbers.start_indices_batching_dims,
+    )
+    dy = lax.gather(
+        copies, _with_lanes(indices, plan.lanes), lane_numbers, (1, *slice_sizes), mode=mode
+    )
     return y, dy.astype(x.dtype)

@@ -1,0 +1,208 @@
+"""The reduction planner: its rules from static facts, and every plan's results.
+
+Each plan is run on the CPU: ``reductions.plan_as("gpu")`` makes the planner choose as
+it does on a GPU (private lanes, 32-bit accumulators), so the GPU's lowerings are
+checked here against the reference, exactly.
+"""
+
+import math
+import re
+import zlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import reductions, reference
+from dmljax._src.reductions import ReductionPlan, plan_reduction
+
+F32 = np.dtype(np.float32)
+
+
+def test_the_cpu_keeps_xla_and_widens_only_16_bit_sums():
+    for dtype in (jnp.float32, jnp.int8, jnp.int32, jnp.bfloat16):
+        for reduction in ("add", "mul", "max", "min"):
+            plan = plan_reduction(dtype, reduction, targets=1, updates=2**24, backend="cpu")
+            assert plan.lanes == 1
+            wide = reduction in ("add", "mul") and dtype == jnp.bfloat16
+            assert plan.accumulator == (F32 if wide else np.dtype(dtype))
+
+
+def test_a_gpu_widens_every_narrow_type():
+    expected = {jnp.bfloat16: F32, jnp.float16: F32, jnp.int8: np.int32, jnp.uint16: np.uint32,
+                jnp.bool_: np.int32, jnp.float32: F32, jnp.int64: np.int64}  # fmt: skip
+    for dtype, accumulator in expected.items():
+        plan = plan_reduction(dtype, "max", targets=2**20, updates=2**20, backend="gpu")
+        assert plan == ReductionPlan(np.dtype(accumulator), 1)
+
+
+@pytest.mark.parametrize("reduction", ["add", "mul", "max", "min"])
+@pytest.mark.parametrize("targets", [1, 16, 1024, 65536, 2**20])
+@pytest.mark.parametrize("updates", [2**10, 2**20, 2**24])
+def test_lanes_follow_the_contention_within_the_budget(reduction, targets, updates):
+    lanes = plan_reduction(jnp.float32, reduction, targets=targets, updates=updates,
+                           backend="gpu").lanes  # fmt: skip
+    assert lanes & (lanes - 1) == 0  # a power of two
+    if updates < reductions.CONTENDED * targets:
+        assert lanes == 1
+        return
+    assert lanes * targets <= reductions.LANE_BUDGET
+    assert lanes <= updates // targets
+    assert lanes <= 1024 or reduction == "mul"
+    # Enough lanes that no address sees many updates, unless the budget says no.
+    room = min(reductions.LANE_BUDGET // targets, 1024 if reduction != "mul" else math.inf)
+    assert 2 * lanes > min(updates // targets, room)
+
+
+def _operands(dtype, reduction, targets, order, rng, *, count=2048, width=None):
+    """x, indices (some negative, some out of range) and updates whose results are exact
+    in every accumulator: dyadic sums far inside float32's 24 bits, products of powers of 2."""
+    shape = (targets,) if width is None else (targets, width)
+    # Element 0 is never addressed (0 and -targets would reach it): it holds a -0.0.
+    indices = rng.integers(1 - targets, targets + 3, count)
+    indices[indices == 0] = targets + 1
+    if order == "sorted":
+        indices.sort()
+    elif order == "equal":
+        indices[:] = targets - 1
+    ushape = (count,) if width is None else (count, width)
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.random(shape) < 0.5, indices, rng.random(ushape) < 0.5
+    if reduction == "mul":
+        # Signs everywhere, and few enough factors of 2 and 1/2 to stay inside float16.
+        values = rng.choice([-1.0, 1.0], ushape)
+        values.flat[rng.choice(values.size, 16, replace=False)] = [2.0] * 8 + [0.5] * 8
+        if jnp.issubdtype(dtype, jnp.integer):
+            values = np.where(values == 0.5, 2.0, values)  # 2**16 wraps in 8 and 16 bits
+    elif jnp.issubdtype(dtype, jnp.unsignedinteger):
+        values = rng.integers(0, 9, ushape)
+    else:
+        values = rng.integers(-8, 9, ushape) * (0.25 if jnp.issubdtype(dtype, jnp.floating) else 1)
+    x = rng.integers(0, 5, shape)
+    if jnp.issubdtype(dtype, jnp.floating):
+        x = x - 2.5
+        x.flat[0] = -0.0  # untouched, so it must come through as it is
+    return x.astype(dtype), indices, values.astype(dtype)
+
+
+def _expected(x, indices, updates, reduction, scatter):
+    wide = np.float64 if jnp.issubdtype(x.dtype, jnp.floating) else x.dtype
+    exact = scatter(x.astype(wide), indices, updates.astype(wide), reduction=reduction)
+    return exact.astype(x.dtype)
+
+
+def _assert_same(out, expected):
+    out = np.asarray(out)
+    assert out.dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
+    if jnp.issubdtype(out.dtype, jnp.floating):
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(expected))
+
+
+DTYPES = [jnp.float32, jnp.bfloat16, jnp.float16, jnp.int32, jnp.int8, jnp.uint8, jnp.bool_]
+
+
+@pytest.mark.parametrize("backend", ["gpu", "cpu"])
+@pytest.mark.parametrize("order", ["random", "sorted", "equal"])
+@pytest.mark.parametrize("reduction", ["add", "mul", "max", "min"])
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_scatter_plans_equal_the_reference(dtype, reduction, order, backend):
+    if dtype == jnp.bool_ and reduction in ("add", "mul"):
+        pytest.skip("bool takes max and min only")
+    rng = np.random.default_rng(zlib.crc32(f"{np.dtype(dtype).name} {reduction} {order}".encode()))
+    x, indices, updates = _operands(dtype, reduction, 16, order, rng)
+    with reductions.plan_as(backend):
+        plan = plan_reduction(dtype, reduction, targets=x.size, updates=updates.size)
+        assert (plan.lanes > 1) == (backend == "gpu")
+        out = dml.scatter(jnp.asarray(x), jnp.asarray(indices), jnp.asarray(updates), axis=0,
+                          reduction=reduction)  # fmt: skip
+    scatter = lambda *a, reduction: reference.scatter(*a, axis=0, reduction=reduction)
+    _assert_same(out, _expected(x, indices, updates, reduction, scatter))
+
+
+@pytest.mark.parametrize("reduction", ["add", "mul", "max", "min"])
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16, jnp.int32], ids=str)
+def test_scatter_nd_rows_and_batched_elements_through_lanes(dtype, reduction):
+    rng = np.random.default_rng(3)
+    x, rows, updates = _operands(dtype, reduction, 4, "random", rng, count=512, width=3)
+    with reductions.plan_as("gpu"):
+        out = dml.scatter_nd(jnp.asarray(x), jnp.asarray(rows)[:, None], jnp.asarray(updates),
+                             reduction=reduction)  # fmt: skip
+        # SCATTER along axis 1 of a (3, 4) tensor: every row is a batch of its own.
+        columns = dml.scatter(jnp.asarray(x.T), jnp.asarray(rows).reshape(1, -1).repeat(3, 0),
+                              jnp.asarray(updates.T), axis=1, reduction=reduction)  # fmt: skip
+    nd = lambda *a, reduction: reference.scatter_nd(*a, reduction=reduction)
+    _assert_same(out, _expected(x, rows[:, None], updates, reduction, nd))
+    elements = lambda *a, reduction: reference.scatter(*a, axis=1, reduction=reduction)
+    expected = _expected(x.T, rows.reshape(1, -1).repeat(3, 0), updates.T, reduction, elements)
+    _assert_same(columns, expected)
+
+
+def test_the_gpu_plan_privatises_into_lanes():
+    x, i, u = jnp.zeros(16), jnp.zeros(4096, jnp.int32), jnp.ones(4096)
+    with reductions.plan_as("gpu"):
+        text = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction="add")).lower(x, i, u).as_text()
+    assert "tensor<256x16xf32>" in text  # 4096 / 16 updates per target: 256 lanes
+    text = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction="add")).lower(x, i, u).as_text()
+    assert "256x16" not in text
+
+
+def test_16_bit_sums_round_once_through_lanes():
+    x, i = jnp.ones((2,), jnp.bfloat16), jnp.zeros((1024,), jnp.int32)
+    with reductions.plan_as("gpu"):
+        out = dml.scatter(x, i, jnp.full((1024,), 2.0**-9, jnp.bfloat16), axis=0, reduction="add")
+    assert out.tolist() == [3.0, 1.0]
+
+
+GATHERS = {
+    "gather": (lambda t, i: dml.gather(t, i, axis=0), lambda t, i: jnp.take(t, i, axis=0)),
+    "gather_nd": (lambda t, i: dml.gather_nd(t, i[:, None]), lambda t, i: t[i]),
+    "gather_elements": (
+        lambda t, i: dml.gather_elements(
+            t, jnp.broadcast_to(i[:, None], (i.size, t.shape[1])), axis=0
+        ),
+        lambda t, i: jnp.take_along_axis(
+            t, jnp.broadcast_to(i[:, None], (i.size, t.shape[1])), axis=0
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GATHERS)
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16], ids=str)
+def test_gather_gradients_through_lanes_equal_jnp(name, dtype):
+    ours, theirs = GATHERS[name]
+    rng = np.random.default_rng(5)
+    table = jnp.asarray(rng.standard_normal((4, 3)), dtype)
+    ids = jnp.asarray(rng.integers(0, 4, 1024))
+    weights = jnp.asarray(rng.integers(-4, 5, (1024, 3)), jnp.float32)  # sums exact in float32
+
+    def loss(take):
+        return lambda t: (take(t, ids).astype(jnp.float32) * weights).sum()
+
+    with reductions.plan_as("gpu"):
+        assert plan_reduction(dtype, "add", targets=12, updates=3072).lanes == 256
+        np.testing.assert_array_equal(ours(table, ids), theirs(table, ids))
+        grad = jax.jit(jax.grad(loss(ours)))(table)
+        text = jax.jit(jax.grad(loss(ours))).lower(table).as_text()
+    assert re.search(r"tensor<256x(4x3|3x4)xf32>", text)  # GATHER_ELEMENTS moves its axis last
+    expected = jax.grad(loss(theirs))(table.astype(jnp.float32)).astype(dtype)
+    np.testing.assert_array_equal(grad, expected)
+
+
+@pytest.mark.parametrize("name", GATHERS)
+def test_gather_derivatives_through_lanes_of_order_2(name):
+    ours, _ = GATHERS[name]
+    rng = np.random.default_rng(6)
+    table = jnp.asarray(rng.standard_normal((2, 3)), jnp.float32)
+    ids = jnp.asarray(rng.integers(0, 2, 64))
+    with reductions.plan_as("gpu"):
+        assert plan_reduction(jnp.float32, "add", targets=6, updates=192).lanes == 32
+        check_grads(lambda t: ours(t, ids) ** 2, (table,), order=2, modes=("fwd", "rev"))
+        batched = jax.vmap(jax.grad(lambda t: (ours(t, ids) ** 2).sum()))(jnp.stack([table] * 2))
+    np.testing.assert_allclose(batched[1], jax.grad(lambda t: (ours(t, ids) ** 2).sum())(table),
+                               rtol=1e-6)  # fmt: skip

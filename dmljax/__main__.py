@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from dmljax._src import selftest as selftest_module
-from dmljax._src.bench import command, scaling as scaling_module
+from dmljax._src.bench import adversarial, command, scaling as scaling_module
 
 __all__ = ["main"]
 
@@ -68,6 +68,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
     bench.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
+    bench.add_argument(
+        "--group",
+        choices=("operators", "adversarial"),
+        default="operators",
+        help="operators: every operator against jnp (default); adversarial: reductions on "
+        "the index distributions where XLA's atomics contend, against every candidate lowering",
+    )
 
     scaling = commands.add_parser(
         "scaling",
@@ -99,6 +106,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return selftest_module.selftest(seed=args.seed, draws=args.draws)
     if args.command == "scaling":
         return scaling_module.scaling(quick=args.quick, json_path=args.json, seed=args.seed)
+    if args.group == "adversarial":
+        if args.plot or args.from_json:
+            parser.error(
+                "--group adversarial prints a table and writes --json; no --plot, no --from-json"
+            )
+        return adversarial.adversarial(
+            quick=args.quick,
+            json_path=args.json,
+            substring=args.filter,
+            list_only=args.list,
+            seed=args.seed,
+            out=sys.stdout,
+            progress_out=sys.stderr,
+        )
     if args.from_json is not None and (args.quick or args.json or args.list):
         parser.error("--from-json only prints (and with --plot, plots) a saved result")
     return command.bench(

@@ -1,0 +1,434 @@
+"""``python -m dmljax bench --group adversarial``: reductions where XLA's atomics contend.
+
+Each row is one reducing scatter (or one embedding gradient) on index distributions
+that make XLA's scatter fall off its cliffs: few targets, sorted duplicates, all-equal
+indices, 16-bit types, ``mul``. Every row times dmljax, the plain jnp form and every
+candidate lowering of the reduction planner, in one process, on the same operands, and
+checks each result against a float64 NumPy reference.
+
+A candidate whose first call is slow is timed once; the plain jnp form is first timed on
+1/64 of the updates, and where that already takes :data:`PROBE_LIMIT_S`, its full-size
+time is estimated (64 times the probe, marked ``~``) instead of run: XLA's contended
+atomics scale with the updates per target, and a full call can take a minute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, cast
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import dmljax as dml
+from dmljax._src import reductions
+from dmljax._src.bench.environment import environment
+from dmljax._src.bench.timing import Contender, interleave
+from dmljax._src.text import describe_device, describe_error
+
+__all__ = ["Row", "adversarial", "rows"]
+
+PROBE_LIMIT_S = 0.005
+SLOW_S = 0.5
+TARGET_VS_BEST = 2.0
+TARGET_VS_JNP = 1.05
+
+_OPS = {"add": "add", "mul": "multiply", "max": "max", "min": "min"}
+_SEGMENT = {
+    "add": jax.ops.segment_sum,
+    "mul": jax.ops.segment_prod,
+    "max": jax.ops.segment_max,
+    "min": jax.ops.segment_min,
+}
+_NUMPY = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One adversarial case: ``updates`` combined by ``reduction`` into ``targets`` elements
+    (rows of ``width``), with indices in ``order``; or, for ``reduction == "grad"``, the
+    gradient of an embedding lookup of ``updates`` rows from a vocabulary of ``targets``."""
+
+    dtype: str
+    reduction: str
+    targets: int
+    updates: int
+    order: str
+    width: int = 1
+
+    @property
+    def name(self) -> str:
+        if self.reduction == "grad":
+            return f"grad gather {self.dtype} vocab={self.targets} {self.order}"
+        return f"{self.reduction} {self.dtype} targets={self.targets} {self.order}"
+
+
+def _distributions(n: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    # One target makes random, sorted and all-equal indices the same.
+    both = ("random", "sorted")
+    return ((n, both), (1024, (*both, "equal")), (16, both), (1, ("equal",)))
+
+
+def rows(quick: bool) -> list[Row]:
+    """Every row, in report order: scatters (add, max, mul; float32, float16, bfloat16,
+    int32; as many targets as updates, 1024, 16 and 1; random, sorted and all-equal
+    indices), then embedding gradients (float32 and bfloat16; vocabularies 65 536, 256, 4).
+
+    >>> [row.name for row in rows(quick=True)][:2]
+    ['add float32 targets=16384 random', 'add float32 targets=16384 sorted']
+    """
+    n = 2**14 if quick else 2**20
+    lookups, width = (2**12, 32) if quick else (2**18, 128)
+    found = []
+    for reduction in ("add", "max", "mul"):
+        for dtype in ("float32", "float16", "bfloat16", "int32"):
+            for targets, orders in _distributions(n):
+                found += [Row(dtype, reduction, targets, n, order) for order in orders]
+    for dtype in ("float32", "bfloat16"):
+        for vocabulary in (65536, 256, 4):
+            found.append(Row(dtype, "grad", vocabulary, lookups, "random", width))
+    return found
+
+
+def _indices(row: Row, rng: np.random.Generator) -> np.ndarray:
+    indices = rng.integers(0, row.targets, row.updates).astype(np.int32)
+    if row.order == "sorted":
+        indices.sort()
+    elif row.order == "equal":
+        indices[:] = row.targets // 2
+    return indices
+
+
+def _operands(row: Row, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    shape_x = (row.targets,) if row.width == 1 else (row.targets, row.width)
+    shape_u = (row.updates,) if row.width == 1 else (row.updates, row.width)
+    if row.dtype == "int32":
+        x = rng.integers(-3, 4, shape_x)
+        u = rng.integers(-3, 4, shape_u)
+        if row.reduction == "mul":
+            u = np.where(rng.random(shape_u) < 0.999, 1, np.where(u == 0, -1, u))
+    elif row.reduction == "mul":
+        x = rng.uniform(0.5, 1.5, shape_x)
+        u = np.exp(rng.normal(0, 1e-4, shape_u))  # products stay near 1 at any contention
+    else:
+        x = rng.normal(size=shape_x)
+        u = rng.normal(size=shape_u)
+    dtype = jnp.dtype(row.dtype)
+    return np.asarray(x).astype(dtype), _indices(row, rng), np.asarray(u).astype(dtype)
+
+
+def _wide(dtype: Any) -> Any:
+    return jnp.float32 if jnp.dtype(dtype).itemsize < 4 else dtype
+
+
+def _identity(reduction: str, dtype: Any) -> Any:
+    if reduction == "add":
+        return 0
+    if reduction == "mul":
+        return 1
+    info = jnp.finfo(dtype) if jnp.issubdtype(dtype, jnp.floating) else jnp.iinfo(dtype)
+    return info.min if reduction == "max" else info.max
+
+
+def _at(target: jax.Array, where: Any, values: jax.Array, reduction: str) -> jax.Array:
+    return getattr(target.at[where], _OPS[reduction])(values)
+
+
+def _combine(x: jax.Array, total: jax.Array, reduction: str) -> jax.Array:
+    return {"add": jnp.add, "mul": jnp.multiply, "max": jnp.maximum, "min": jnp.minimum}[reduction](
+        x, total
+    )
+
+
+def _lanes(reduction: str, lanes: int) -> Callable[..., jax.Array]:
+    def privatised(x: jax.Array, i: jax.Array, u: jax.Array) -> jax.Array:
+        wide = _wide(x.dtype)
+        lane = jnp.arange(i.shape[0], dtype=jnp.int32) % lanes
+        acc = jnp.full((lanes, *x.shape), _identity(reduction, wide), wide)
+        acc = _at(acc, (lane, i), u.astype(wide), reduction)
+        total = {"add": jnp.sum, "mul": jnp.prod, "max": jnp.max, "min": jnp.min}[reduction](
+            acc, axis=0
+        )
+        return _combine(x.astype(wide), total, reduction).astype(x.dtype)
+
+    return privatised
+
+
+def _scatter_candidates(row: Row) -> dict[str, Callable[..., jax.Array]]:
+    r = row.reduction
+
+    def plain(x: jax.Array, i: jax.Array, u: jax.Array) -> jax.Array:
+        return _at(x, i, u, r)
+
+    def wide(x: jax.Array, i: jax.Array, u: jax.Array) -> jax.Array:
+        w = _wide(x.dtype)
+        return _at(x.astype(w), i, u.astype(w), r).astype(x.dtype)
+
+    def sort_segments(x: jax.Array, i: jax.Array, u: jax.Array) -> jax.Array:
+        w = _wide(x.dtype)
+        order = jnp.argsort(i, stable=True)
+        total = _SEGMENT[r](u.astype(w)[order], i[order], row.targets, indices_are_sorted=True)
+        return _combine(x.astype(w), total, r).astype(x.dtype)
+
+    def one_hot(x: jax.Array, i: jax.Array, u: jax.Array) -> jax.Array:
+        hot = jax.nn.one_hot(i, row.targets, dtype=jnp.float32)
+        total = jnp.dot(u.astype(jnp.float32), hot, precision=jax.lax.Precision.HIGHEST)
+        return (x.astype(jnp.float32) + total).astype(x.dtype)
+
+    found: dict[str, Callable[..., jax.Array]] = {
+        "dmljax": lambda x, i, u: dml.scatter(x, i, u, axis=0, reduction=r),  # type: ignore[arg-type]
+        "jnp": plain,
+    }
+    if jnp.dtype(row.dtype).itemsize < 4:
+        found["f32acc"] = wide
+    for lanes in (32, 1024):
+        if lanes * row.targets <= 2**24:
+            found[f"priv{lanes}"] = _lanes(r, lanes)
+    found["sortseg"] = sort_segments
+    if r == "add" and row.targets <= 16 and row.dtype != "int32":
+        found["onehot"] = one_hot
+    return found
+
+
+def _gradient_candidates(row: Row) -> dict[str, Callable[..., jax.Array]]:
+    def of(lookup: Callable[[jax.Array, jax.Array], jax.Array]) -> Callable[..., jax.Array]:
+        def gradient(table: jax.Array, ids: jax.Array, cotangent: jax.Array) -> jax.Array:
+            return jax.vjp(lambda t: lookup(t, ids), table)[1](cotangent)[0]
+
+        return gradient
+
+    def segment_sum(table: jax.Array, ids: jax.Array, cotangent: jax.Array) -> jax.Array:
+        total = jax.ops.segment_sum(cotangent.astype(jnp.float32), ids, row.targets)
+        return total.astype(table.dtype)
+
+    def lanes(count: int) -> Callable[..., jax.Array]:
+        add = _lanes("add", count)
+        return lambda table, ids, cotangent: add(jnp.zeros_like(table), ids, cotangent)
+
+    found: dict[str, Callable[..., jax.Array]] = {
+        "dmljax": of(lambda t, i: dml.gather(t, i, axis=0)),
+        "jnp": of(lambda t, i: jnp.take(t, i, axis=0)),
+        "segsum_f32": segment_sum,
+    }
+    for count in (32, 1024):
+        if count * row.targets * row.width <= 2**24:
+            found[f"priv{count}"] = lanes(count)
+    return found
+
+
+def _reference(row: Row, args: Sequence[np.ndarray]) -> np.ndarray:
+    if row.reduction == "grad":
+        table, ids, cotangent = args
+        out = np.zeros(table.shape, np.float64)
+        np.add.at(out, ids, cotangent.astype(np.float64))
+        return out
+    x, i, u = args
+    wide = np.float64 if row.dtype != "int32" else np.int64
+    out = x.astype(wide)
+    with np.errstate(all="ignore"):
+        _NUMPY[row.reduction].at(out, i, u.astype(wide))
+    return out if row.dtype != "int32" else out.astype(np.int32)
+
+
+def _error(out: Any, expected: np.ndarray) -> float:
+    """The largest difference, relative to the largest expected magnitude (at least 1)."""
+    got = np.asarray(out).astype(np.float64)
+    scale = max(1.0, float(np.max(np.abs(expected))) if expected.size else 1.0)
+    with np.errstate(invalid="ignore"):
+        return float(np.max(np.abs(got - expected))) / scale if expected.size else 0.0
+
+
+def _tolerance(row: Row) -> float:
+    """How far dmljax may be from the float64 reference, relative to the largest result:
+    nothing for integers, max and min (exact); for float sums and products, four of the
+    type's ulps or 2**-10, whichever is larger (float32 accumulation of 2**20 terms)."""
+    if row.dtype == "int32" or row.reduction in ("max", "min"):
+        return 0.0
+    return max(4 * float(jnp.finfo(jnp.dtype(row.dtype)).eps), 2**-10)
+
+
+@dataclasses.dataclass
+class RowResult:
+    """One row's figures: milliseconds per call and the error of each candidate."""
+
+    name: str
+    plan: str
+    ms: dict[str, float] = dataclasses.field(default_factory=dict)
+    estimated: list[str] = dataclasses.field(default_factory=list)
+    once: list[str] = dataclasses.field(default_factory=list)
+    error: dict[str, float] = dataclasses.field(default_factory=dict)
+    failure: str | None = None
+
+    def best(self) -> tuple[str, float]:
+        name = min(self.ms, key=self.ms.__getitem__)
+        return name, self.ms[name]
+
+    def misses(self, row: Row) -> list[str]:
+        if self.failure or "dmljax" not in self.ms:
+            return [self.failure or "not timed"]
+        found = []
+        best_name, best = self.best()
+        if self.ms["dmljax"] > TARGET_VS_BEST * best:
+            found.append(f"{self.ms['dmljax'] / best:.2f}x {best_name} (target {TARGET_VS_BEST}x)")
+        if row.dtype == "float32" and row.targets == row.updates and row.order == "random":
+            vs_jnp = self.ms["dmljax"] / self.ms["jnp"]
+            if vs_jnp > TARGET_VS_JNP:
+                found.append(f"{vs_jnp:.3f}x jnp (target {TARGET_VS_JNP}x)")
+        return found
+
+
+def _time(
+    candidates: dict[str, Any], args: Sequence[jax.Array], groups: int, calls: int
+) -> tuple[dict[str, float], list[str]]:
+    """Milliseconds per call; candidates slower than SLOW_S on their first call are
+    timed once (the second element lists them)."""
+    ms: dict[str, float] = {}
+    once: list[str] = []
+    steady = {}
+    for name, compiled in candidates.items():
+        start = time.perf_counter()
+        jax.block_until_ready(compiled(*args))
+        first = time.perf_counter() - start
+        if first > SLOW_S:
+            ms[name] = first * 1e3
+            once.append(name)
+        else:
+            steady[name] = Contender(compiled, args)
+    samples = interleave(steady, groups=groups, calls=calls) if steady else {}
+    ms.update({name: statistics.median(s) * 1e3 for name, s in samples.items()})
+    return ms, once
+
+
+def _probe_jnp(row: Row, fn: Callable[..., jax.Array], args: Sequence[np.ndarray]) -> float:
+    """Seconds of one call of the jnp form on the first 1/64 of the updates."""
+    part = max(1, row.updates // 64)
+    small = [jnp.asarray(args[0]), jnp.asarray(args[1][:part]), jnp.asarray(args[2][:part])]
+    compiled = jax.jit(fn).lower(*small).compile()
+    jax.block_until_ready(compiled(*small))
+    start = time.perf_counter()
+    jax.block_until_ready(compiled(*small))
+    return time.perf_counter() - start
+
+
+def run_row(row: Row, seed: int, *, groups: int, calls: int) -> RowResult:
+    """Checks and times every candidate of ``row``; never raises for a failing row."""
+    rng = np.random.default_rng([seed, len(row.name)])
+    if row.reduction == "grad":
+        table = rng.normal(size=(row.targets, row.width)).astype(jnp.dtype(row.dtype))
+        ids = rng.integers(0, row.targets, row.updates).astype(np.int32)
+        cotangent = rng.normal(size=(row.updates, row.width)).astype(jnp.dtype(row.dtype))
+        host: Sequence[np.ndarray] = (table, ids, cotangent)
+        candidates = _gradient_candidates(row)
+        plan = reductions.plan_reduction(
+            row.dtype, "add", targets=table.size, updates=cotangent.size
+        )
+    else:
+        host = _operands(row, rng)
+        candidates = _scatter_candidates(row)
+        plan = reductions.plan_reduction(
+            row.dtype,
+            cast(reductions.Reduction, row.reduction),
+            targets=row.targets,
+            updates=row.updates,  # type: ignore[arg-type]
+        )
+    result = RowResult(row.name, plan.describe())
+    try:
+        expected = _reference(row, host)
+        if row.reduction != "grad":
+            probe = _probe_jnp(row, candidates["jnp"], host)
+            if probe > PROBE_LIMIT_S:
+                result.ms["jnp"] = probe * 64e3
+                result.estimated.append("jnp")
+                del candidates["jnp"]
+        args = [jnp.asarray(a) for a in host]
+        compiled = {name: jax.jit(fn).lower(*args).compile() for name, fn in candidates.items()}
+        for name, program in compiled.items():
+            result.error[name] = _error(program(*args), expected)
+        if result.error["dmljax"] > _tolerance(row):
+            result.failure = (
+                f"dmljax differs from the reference by {result.error['dmljax']:.3g} "
+                f"(tolerance {_tolerance(row):.3g})"
+            )
+            return result
+        ms, once = _time(compiled, args, groups, calls)
+        result.ms.update(ms)
+        result.once = once
+    except Exception as error:  # a broken row is reported, and the others still run
+        result.failure = describe_error(error)
+    return result
+
+
+_HEADER = f"{'case':<42} {'dmljax':>9} {'jnp':>10} {'best':>18} {'vs best':>8}  plan"
+
+
+def _line(row: Row, result: RowResult) -> str:
+    if result.failure:
+        return f"{row.name:<42} FAILED: {result.failure}"
+    best_name, best = result.best()
+    jnp_ms = ("~" if "jnp" in result.estimated else "") + f"{result.ms.get('jnp', math.nan):.3f}"
+    return (
+        f"{row.name:<42} {result.ms['dmljax']:>9.3f} {jnp_ms:>10} "
+        f"{best_name + ' ' + format(best, '.3f'):>18} {result.ms['dmljax'] / best:>7.2f}x  "
+        f"{result.plan}"
+    )
+
+
+def adversarial(
+    *,
+    quick: bool,
+    json_path: str | None,
+    substring: str | None,
+    list_only: bool = False,
+    seed: int,
+    out: TextIO,
+    progress_out: TextIO,
+) -> int:
+    """The ``--group adversarial`` command; 1 if a row fails or dmljax is wrong, else 0."""
+    small = quick or jax.default_backend() == "cpu"
+    groups, calls = (5, 5) if small else (7, 10)
+    selected = [r for r in rows(small) if not substring or substring.lower() in r.name.lower()]
+    if list_only:
+        for row in selected:
+            print(row.name, file=out)
+        return 0
+    started = time.perf_counter()
+    print(f"device {describe_device()}; {len(selected)} rows", file=progress_out, flush=True)
+    results = []
+    for number, row in enumerate(selected, start=1):
+        results.append(run_row(row, seed, groups=groups, calls=calls))
+        elapsed = time.perf_counter() - started
+        print(f"[{elapsed:6.1f}s] {number}/{len(selected)} {_line(row, results[-1])}",
+              file=progress_out, flush=True)  # fmt: skip
+    print(_HEADER, file=out)
+    for row, result in zip(selected, results, strict=True):
+        print(_line(row, result), file=out)
+    misses = [(row, result.misses(row)) for row, result in zip(selected, results, strict=True)]
+    missed = [(row, m) for row, m in misses if m]
+    print(f"\n{len(selected) - len(missed)} of {len(selected)} rows meet the targets "
+          f"(dmljax within {TARGET_VS_BEST}x of the best candidate; float32 with as many "
+          f"targets as updates, random, within {TARGET_VS_JNP}x of jnp)", file=out)  # fmt: skip
+    if jax.default_backend() == "cpu":
+        print("The targets are a GPU's: the CPU plan keeps XLA's scatter, which has no "
+              "contention cliff here.", file=out)  # fmt: skip
+    else:
+        for row, m in missed:
+            print(f"  MISSED {row.name}: {'; '.join(m)}", file=out)
+    if json_path is not None:
+        document = {
+            "environment": environment(quick=quick, small=small),
+            "settings": {"groups": groups, "calls": calls, "seed": seed},
+            "rows": [
+                {**dataclasses.asdict(row), "name": row.name, **dataclasses.asdict(result)}
+                for row, result in zip(selected, results, strict=True)
+            ],
+        }
+        with open(json_path, "w") as file:
+            json.dump(document, file, indent=1)
+        print(f"wrote {json_path}", file=out)
+    return 1 if any(result.failure for result in results) else 0

@@ -57,6 +57,21 @@ def test_lanes_follow_the_contention_within_the_budget(reduction, targets, updat
     assert 2 * lanes > min(updates // targets, room)
 
 
+def test_rows_privatise_only_under_heavy_contention():
+    # An embedding gradient, 2**18 lookups of 128-wide rows: a warp's atomics fall on 32
+    # addresses, so a vocabulary of 256 (1024 lookups per row) stays with XLA's scatter.
+    def lanes(vocabulary, window=128):
+        size, lookups = vocabulary * window, 2**18 * window
+        plan = plan_reduction(
+            jnp.float32, "add", targets=size, updates=lookups, window=window, backend="gpu"
+        )
+        return plan.lanes
+
+    assert lanes(65536) == lanes(256) == 1
+    assert lanes(4) == 1024
+    assert lanes(256, window=1) > 1
+
+
 def _operands(dtype, reduction, targets, order, rng, *, count=2048, width=None):
     """x, indices (some negative, some out of range) and updates whose results are exact
     in every accumulator: dyadic sums far inside float32's 24 bits, products of powers of 2."""

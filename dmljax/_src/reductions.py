@@ -17,6 +17,9 @@ elements, the number of update elements and the backend, never index values. Its
   least :data:`CONTENDED` update elements per target element the plan privatises: update
   ``j`` goes into lane ``j % lanes`` of a ``(lanes, *x.shape)`` accumulator holding the
   reduction's identity, then one reduction over the lanes and one combine with ``x``.
+  Windows of :data:`WIDE` elements or more (rows) spread a warp's atomics over as many
+  addresses, so they privatise only from :data:`CONTENDED_WIDE` updates per element
+  (an embedding gradient over a vocabulary of 4, not of 256).
   The lane count is the contention rounded down to a power of two, within a budget of
   :data:`LANE_BUDGET` accumulator elements (and at most 1024 lanes, except for ``mul``,
   whose compare-and-swap loops need every lane they can get). XLA:CPU's scatter is a
@@ -50,8 +53,10 @@ from jax import lax
 
 __all__ = [
     "CONTENDED",
+    "CONTENDED_WIDE",
     "LANE_BUDGET",
     "REDUCTIONS",
+    "WIDE",
     "Reduction",
     "ReductionPlan",
     "gather",
@@ -65,6 +70,9 @@ REDUCTIONS: tuple[Reduction, ...] = ("none", "add", "mul", "max", "min")
 
 CONTENDED = 16
 """Update elements per target element from which a GPU plan privatises into lanes."""
+CONTENDED_WIDE = 4096
+"""The same for windows of at least :data:`WIDE` elements (rows of an embedding)."""
+WIDE = 32
 LANE_BUDGET = 2**22
 """The most elements a privatised accumulator may hold (16 MiB of 32-bit values)."""
 _MAX_LANES = 1024
@@ -138,7 +146,13 @@ def _widened(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 
 def plan_reduction(
-    dtype: Any, reduction: Reduction, *, targets: int, updates: int, backend: str | None = None
+    dtype: Any,
+    reduction: Reduction,
+    *,
+    targets: int,
+    updates: int,
+    window: int = 1,
+    backend: str | None = None,
 ) -> ReductionPlan:
     """The plan for ``updates`` elements combined by ``reduction`` into ``targets`` elements.
 
@@ -147,6 +161,7 @@ def plan_reduction(
         reduction: ``"add"``, ``"mul"``, ``"max"`` or ``"min"``.
         targets: the number of elements of the target tensor.
         updates: the number of update elements.
+        window: the elements each index writes (1 for SCATTER, a row for an embedding).
         backend: ``"cpu"``, ``"gpu"`` or ``"tpu"``; the default backend for None.
     """
     dtype = np.dtype(dtype)
@@ -156,7 +171,8 @@ def plan_reduction(
     narrow_float = jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize < 4
     if (narrow_float and reduction in ("add", "mul")) or not on_cpu:
         accumulator = _widened(dtype)
-    if on_cpu or targets == 0 or updates < CONTENDED * targets:
+    contended = CONTENDED_WIDE if window >= WIDE else CONTENDED
+    if on_cpu or targets == 0 or updates < contended * targets:
         return ReductionPlan(accumulator)
     most = LANE_BUDGET // targets
     if reduction != "mul":
@@ -241,7 +257,8 @@ def scatter_reduce(
     on the last axis). Duplicates are combined, so no unique or sorted indices are
     ever promised.
     """
-    plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size)
+    window = math.prod(updates.shape[d] for d in dimension_numbers.update_window_dims)
+    plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size, window=window)
     wide = plan.accumulator
     x_wide, updates_wide = x.astype(wide), updates.astype(wide)
     if plan.lanes == 1:
@@ -275,8 +292,9 @@ def gather(
 
 
 def _gather_plan(x: jax.Array, indices: jax.Array, slice_sizes: tuple[int, ...]) -> ReductionPlan:
-    lookups = math.prod(indices.shape[:-1]) * math.prod(slice_sizes)
-    return plan_reduction(x.dtype, "add", targets=x.size, updates=lookups)
+    window = math.prod(slice_sizes)
+    lookups = math.prod(indices.shape[:-1]) * window
+    return plan_reduction(x.dtype, "add", targets=x.size, updates=lookups, window=window)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2, 3, 4))

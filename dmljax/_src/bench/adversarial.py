@@ -326,7 +326,7 @@ def run_row(row: Row, seed: int, *, groups: int, calls: int) -> RowResult:
         host: Sequence[np.ndarray] = (table, ids, cotangent)
         candidates = _gradient_candidates(row)
         plan = reductions.plan_reduction(
-            row.dtype, "add", targets=table.size, updates=cotangent.size
+            row.dtype, "add", targets=table.size, updates=cotangent.size, window=row.width
         )
     else:
         host = _operands(row, rng)
@@ -391,7 +391,7 @@ def adversarial(
 ) -> int:
     """The ``--group adversarial`` command; 1 if a row fails or dmljax is wrong, else 0."""
     small = quick or jax.default_backend() == "cpu"
-    groups, calls = (5, 5) if small else (7, 10)
+    groups, calls = (5, 5) if small else (9, 50)
     selected = [r for r in rows(small) if not substring or substring.lower() in r.name.lower()]
     if list_only:
         for row in selected:

@@ -53,6 +53,13 @@ def test_each_row_times_dmljax_jnp_and_every_candidate(tmp_path):
     assert document["environment"]["jax"]
 
 
+def test_rows_held_to_jnp_time_jnp_twice(tmp_path):
+    status, _, document = _run("add float32 targets=16384 random", tmp_path)
+    assert status == 0
+    (row,) = document["rows"]
+    assert {"dmljax", "jnp", "jnp_again", "sortseg"} <= set(row["ms"])
+
+
 def test_embedding_gradient_rows(tmp_path):
     status, _, document = _run("grad gather bfloat16 vocab=4", tmp_path)
     assert status == 0

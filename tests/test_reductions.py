@@ -5,7 +5,6 @@ it does on a GPU (private lanes, 32-bit accumulators), so the GPU's lowerings ar
 checked here against the reference, exactly.
 """
 
-import math
 import re
 import zlib
 
@@ -50,11 +49,13 @@ def test_lanes_follow_the_contention_within_the_budget(reduction, targets, updat
         assert lanes == 1
         return
     assert lanes * targets <= reductions.LANE_BUDGET
-    assert lanes <= updates // targets
-    assert lanes <= 1024 or reduction == "mul"
-    # Enough lanes that no address sees many updates, unless the budget says no.
-    room = min(reductions.LANE_BUDGET // targets, 1024 if reduction != "mul" else math.inf)
-    assert 2 * lanes > min(updates // targets, room)
+    if reduction == "mul":
+        # Short chains even if every update meets one target, as far as the budget goes.
+        assert 2 * lanes > min(updates, reductions.LANE_BUDGET // targets)
+        assert lanes <= updates
+    else:
+        assert lanes <= min(1024, updates // targets)
+        assert 2 * lanes > min(updates // targets, reductions.LANE_BUDGET // targets, 1024)
 
 
 def test_rows_privatise_only_under_heavy_contention():
@@ -162,7 +163,8 @@ def test_the_gpu_plan_privatises_into_lanes():
     with reductions.plan_as("gpu"):
         text = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction="add")).lower(x, i, u).as_text()
     assert "tensor<256x16xf32>" in text  # 4096 / 16 updates per target: 256 lanes
-    text = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction="add")).lower(x, i, u).as_text()
+    with reductions.plan_as("cpu"):
+        text = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction="add")).lower(x, i, u).as_text()
     assert "256x16" not in text
 
 

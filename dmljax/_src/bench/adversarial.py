@@ -63,6 +63,12 @@ class Row:
     width: int = 1
 
     @property
+    def held_to_jnp(self) -> bool:
+        """Whether dmljax must also stay within TARGET_VS_JNP of the plain jnp form: where
+        XLA's scatter is already good (float32, as many random targets as updates)."""
+        return self.dtype == "float32" and self.targets == self.updates and self.order == "random"
+
+    @property
     def name(self) -> str:
         if self.reduction == "grad":
             return f"grad gather {self.dtype} vocab={self.targets} {self.order}"
@@ -309,7 +315,7 @@ class RowResult:
         best_name, best = self.best()
         if self.ms["dmljax"] > TARGET_VS_BEST * best:
             found.append(f"{self.ms['dmljax'] / best:.2f}x {best_name} (target {TARGET_VS_BEST}x)")
-        if row.dtype == "float32" and row.targets == row.updates and row.order == "random":
+        if row.held_to_jnp:
             vs_jnp = self.ms["dmljax"] / self.ms["jnp"]
             if vs_jnp > TARGET_VS_JNP:
                 found.append(f"{vs_jnp:.3f}x jnp (target {TARGET_VS_JNP}x)")
@@ -401,6 +407,11 @@ def run_row(row: Row, seed: int, *, groups: int, calls: int) -> RowResult:
                     f"rounding-error bound allows (relative error {result.error[name]:.3g})"
                 )
                 return result
+        if row.held_to_jnp:
+            # The same program twice shows the noise floor a 5% target is judged against,
+            # and more groups bring the medians of these 0.07 ms kernels closer to it.
+            compiled["jnp_again"] = compiled["jnp"]
+            groups *= 3
         ms, once = _time(compiled, args, groups, calls)
         result.ms.update(ms)
         result.once = once

@@ -147,6 +147,14 @@ def test_the_performance_page_shows_the_committed_runs():
             row = f"| {case['name']} | {1e3 * case['time_s']['dmljax']:.3f} |"
             assert row in page, case["name"]
             assert f"| {case['ratio']:.3f} |" in page
+    adversarial = json.loads((DOCS / "bench-h100-adversarial.json").read_text())
+    assert "{download}`bench-h100-adversarial.json`" in page
+    for row in adversarial["rows"]:
+        ms = row["ms"]
+        fastest = min(ms, key=ms.__getitem__)
+        shown = f"| {row['name']} | {ms['dmljax']:.3f} | "
+        assert shown in page, row["name"]
+        assert f"| {fastest} {ms[fastest]:.3f} | {ms['dmljax'] / ms[fastest]:.2f}x |" in page
     scaling = json.loads((DOCS / "scaling-h200x2.json").read_text())
     for result in scaling["results"]:
         assert f"| {result['time_ms']:.3f} | {result['scaling']:.2f}x |" in page

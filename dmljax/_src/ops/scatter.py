@@ -103,26 +103,30 @@ def _scatter_output_sizes(desc: ScatterOperatorDesc) -> tuple[tuple[int, ...], s
     return desc.input_tensor.sizes, "input_tensor.sizes"
 
 
-def _last_writers_only(
-    axis_indices: jax.Array, positions: jax.Array, shape: tuple[int, ...], axis: int
+def _last_writes(
+    x: jax.Array,
+    axis_indices: jax.Array,
+    positions: jax.Array,
+    updates: jax.Array,
+    axis: int,
 ) -> jax.Array:
-    """``axis_indices`` with every update but the last (largest position) per target dropped.
+    """``x`` with each target overwritten by its last writer (largest position).
 
     A scatter-max of the updates' row-major positions finds each target's last
-    writer exactly (max is order-independent); the others are pointed out of
-    range, so the remaining indices are unique and any backend writes the same.
+    writer exactly (max is order-independent); one fused pass over ``x`` then
+    reads that writer's update, or keeps ``x`` where no update landed. That pass
+    replaces the overwrite scatter: no second scatter, and no gather per update.
     """
-    dimension_numbers = elements.scatter_dimension_numbers(len(shape), axis)
+    dimension_numbers = elements.scatter_dimension_numbers(x.ndim, axis)
     winners = lax.scatter_max(
-        jnp.full(shape, -1, positions.dtype),
+        jnp.full(x.shape, -1, positions.dtype),
         axis_indices[..., None],
         positions,
         dimension_numbers,
         mode=_DROP,
     )
-    winner_at_target = elements.gather_along_axis(winners, axis_indices, axis)
-    dropped = jnp.asarray(shape[axis], axis_indices.dtype)
-    return jnp.where(winner_at_target == positions, axis_indices, dropped)
+    picked = jnp.take(updates.reshape(-1), jnp.maximum(winners, 0), mode="clip")
+    return jnp.where(winners >= 0, picked, x)
 
 
 def scatter_lowering(
@@ -139,6 +143,7 @@ def scatter_lowering(
     if indices.size == 0:
         return x
     positions = None
+    written = updates
     if deterministic:
         # Row-major positions in the caller's updates, taken before any transposition.
         dtype = np.int32 if updates.size < np.iinfo(np.int32).max else np.int64
@@ -159,9 +164,9 @@ def scatter_lowering(
             axis_indices, updates, positions, shape=x.shape, axis=last
         )
     dimension_numbers = elements.scatter_dimension_numbers(x.ndim, last)
-    if reduction == "none":
-        if positions is not None:
-            axis_indices = _last_writers_only(axis_indices, positions, x.shape, last)
+    if reduction == "none" and positions is not None:
+        out = _last_writes(x, axis_indices, positions, written, last)
+    elif reduction == "none":
         # DirectML SCATTER overwrites and calls duplicates invalid: promising unique
         # indices gives the fast non-atomic path (1.3-1.45x for 16- and 8-bit types).
         out = lax.scatter(

@@ -108,6 +108,31 @@ def _scatter_nd_output_sizes(desc: ScatterNdOperatorDesc) -> tuple[tuple[int, ..
     return desc.input_tensor.sizes, "input_tensor.sizes"
 
 
+def _last_writes(x: jax.Array, targets: jax.Array, updates: jax.Array, t: int) -> jax.Array:
+    """``x`` with each block overwritten by its last writer (in row-major tuple order).
+
+    A scatter-max of the tuples' row-major positions finds each block's last
+    writer exactly (max is order-independent); one fused pass over ``x`` then
+    reads that writer's block, or keeps ``x`` where no tuple landed. That pass
+    replaces the overwrite scatter: no second scatter, and no gather per tuple.
+    """
+    count = math.prod(targets.shape[:-1])
+    dtype = np.int32 if count < np.iinfo(np.int32).max else np.int64
+    positions = jnp.arange(count, dtype=dtype).reshape(targets.shape[:-1])
+    dims, block = x.shape[:t], x.shape[t:]
+    winners = lax.scatter_max(
+        jnp.full(dims, -1, dtype),
+        targets,
+        positions,
+        lax.ScatterDimensionNumbers((), tuple(range(t)), tuple(range(t))),
+        mode=_DROP,
+    )
+    rows = updates.reshape(count, *block)
+    picked = jnp.take(rows, jnp.maximum(winners, 0).reshape(-1), axis=0, mode="clip")
+    landed = (winners >= 0).reshape(*dims, *(1,) * len(block))
+    return jnp.where(landed, picked.reshape(x.shape), x)
+
+
 def _last_writers_only(targets: jax.Array, dims: tuple[int, ...]) -> jax.Array:
     """``targets`` with every tuple but the last (in row-major order) per block dropped.
 
@@ -166,7 +191,11 @@ def scatter_nd_lowering(
     dimension_numbers = nd.scatter_dimension_numbers(x.ndim, indices.ndim, t)
     if reduction != "none":
         return scatter_reduce(x, targets, updates, dimension_numbers, reduction, mode=_DROP)
+    if deterministic and math.prod(x.shape[t:]) == 1:
+        return _last_writes(x, targets, updates, t)
     if deterministic:
+        # Blocks of several elements: the winners' pass over a table of rows would read
+        # every row; dropping the losing tuples costs one int32 per tuple instead.
         targets = _last_writers_only(targets, dims)
     # DirectML calls duplicate tuples invalid: promising unique indices gives the fast
     # non-atomic path, as for SCATTER.

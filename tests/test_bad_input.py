@@ -1575,9 +1575,6 @@ TABLE: list[Case] = [
     *eager_and_jit("reduction-unknown", SCATTER_ND_FN, "reduction",
                    lambda x, i, u: dml.scatter_nd(x, i, u, reduction="sum"), f32(3), i32(1, 1),
                    f32(1)),
-    *eager_and_jit("reduction-with-deterministic", SCATTER_ND_FN, "deterministic",
-                   lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add", deterministic=True),
-                   f32(3), i32(1, 1), f32(1)),
     *eager_and_jit("bool-add", SCATTER_ND_FN, "reduction",
                    lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add"),
                    np.zeros(3, bool), i32(1, 1), np.zeros(1, bool)),
@@ -1667,9 +1664,6 @@ TABLE: list[Case] = [
          traced(lambda d: dml.scatter(jnp.ones(3), jnp.zeros(2, jnp.int32), jnp.ones(2),
                                       axis=0, deterministic=d), True),
          fragments=TRACED),
-    *eager_and_jit("deterministic-with-a-reduction", SCATTER_FN, "deterministic",
-                   lambda x, i, u: dml.scatter(x, i, u, axis=0, deterministic=True,
-                                               reduction="max"), f32(3), i32(2), f32(2)),
 
     # --- dmljax.slice1 ----------------------------------------------------------------------------
     *eager_and_jit("x-a-list", SLICE1_FN, "x",

@@ -46,6 +46,8 @@ def test_each_row_times_dmljax_jnp_and_every_candidate(tmp_path):
         expected = {"dmljax", "jnp", "f32acc", "priv32", "priv1024", "sortseg"}
         if row["reduction"] == "add":
             expected.add("onehot")
+        if row["reduction"] in ("add", "mul"):
+            expected.add("dmljax_det")
         assert set(row["ms"]) == expected
         assert all(ms > 0 for ms in row["ms"].values())
         assert row["error"]["dmljax"] < 2**-6  # the bound itself failed no row

@@ -223,3 +223,93 @@ def test_gather_derivatives_through_lanes_of_order_2(name):
         batched = jax.vmap(jax.grad(lambda t: (ours(t, ids) ** 2).sum()))(jnp.stack([table] * 2))
     np.testing.assert_allclose(batched[1], jax.grad(lambda t: (ours(t, ids) ** 2).sum())(table),
                                rtol=1e-6)  # fmt: skip
+
+
+DETERMINISTIC_CASES = [
+    # (targets, updates): a lane per index (targets * updates <= 2**24), or a sort.
+    pytest.param(16, 2048, id="lanes"),
+    pytest.param(8192, 4096, id="sorted"),
+]
+
+
+@pytest.mark.parametrize(("targets", "count"), DETERMINISTIC_CASES)
+@pytest.mark.parametrize("order", ["random", "sorted", "equal"])
+@pytest.mark.parametrize("reduction", ["add", "mul"])
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16, jnp.float16], ids=str)
+def test_deterministic_sums_and_products_equal_the_reference(dtype, reduction, order, targets,
+                                                             count):  # fmt: skip
+    rng = np.random.default_rng(zlib.crc32(f"{reduction} {order} {targets}".encode()))
+    x, indices, updates = _operands(dtype, reduction, targets, order, rng, count=count)
+    args = (jnp.asarray(x), jnp.asarray(indices), jnp.asarray(updates))
+    with reductions.plan_as("gpu"):
+        fn = jax.jit(lambda *a: dml.scatter(*a, axis=0, reduction=reduction, deterministic=True))
+        out = fn(*args)
+        text = fn.lower(*args).as_text()
+    scatter = lambda *a, reduction: reference.scatter(*a, axis=0, reduction=reduction)
+    _assert_same(out, _expected(x, indices, updates, reduction, scatter))
+    if targets * count > reductions.DETERMINISTIC_LANE_BUDGET:
+        assert "stablehlo.sort" in text
+        assert "unique_indices = true" in text
+    else:
+        assert f"tensor<{count}x{targets}xf32>" in text  # one lane per update
+
+
+@pytest.mark.parametrize("reduction", ["add", "mul"])
+def test_deterministic_rows_through_the_sort(reduction):
+    rng = np.random.default_rng(8)
+    x, rows, updates = _operands(jnp.float32, reduction, 2048, "random", rng, count=4096, width=8)
+    with reductions.plan_as("gpu"):
+        out = dml.scatter_nd(jnp.asarray(x), jnp.asarray(rows)[:, None], jnp.asarray(updates),
+                             reduction=reduction, deterministic=True)  # fmt: skip
+    nd = lambda *a, reduction: reference.scatter_nd(*a, reduction=reduction)
+    _assert_same(out, _expected(x, rows[:, None], updates, reduction, nd))
+
+
+def test_deterministic_sums_repeat_their_bits_and_differentiate():
+    rng = np.random.default_rng(9)
+    x = jnp.asarray(rng.standard_normal(4096), jnp.float32)
+    indices = jnp.asarray(rng.integers(0, 64, 2**14))
+    updates = jnp.asarray(rng.standard_normal(2**14), jnp.float32)
+    with reductions.plan_as("gpu"):
+        fn = jax.jit(lambda x, u: dml.scatter(x, indices, u, axis=0, reduction="add",
+                                              deterministic=True))  # fmt: skip
+        first = np.asarray(fn(x, updates))
+        assert all(np.array_equal(first, np.asarray(fn(x, updates))) for _ in range(5))
+        gx, gu = jax.grad(lambda x, u: (fn(x, u) * jnp.arange(4096.0)).sum(), (0, 1))(x, updates)
+    np.testing.assert_allclose(
+        first,
+        reference.scatter(
+            np.asarray(x, np.float64),
+            np.asarray(indices),
+            np.asarray(updates, np.float64),
+            axis=0,
+            reduction="add",
+        ),
+        rtol=1e-5,
+        atol=1e-4,
+    )
+    np.testing.assert_array_equal(gx, np.arange(4096.0))
+    np.testing.assert_array_equal(gu, np.asarray(indices, np.float32))
+
+
+@pytest.mark.parametrize("targets", [16, 4096], ids=["lanes", "sorted"])
+@pytest.mark.parametrize("dtype", [jnp.float32, jnp.bfloat16], ids=str)
+def test_deterministic_sums_give_the_same_bits_over_100_runs(dtype, targets):
+    # On the default backend: on a GPU this is the atomics' race the plan removes.
+    rng = np.random.default_rng(10)
+    x = jnp.asarray(rng.standard_normal(targets), dtype)
+    indices = jnp.asarray(np.sort(rng.integers(0, targets, 2**16)))  # heavy duplication
+    updates = jnp.asarray(rng.standard_normal(2**16), dtype)
+
+    def run(deterministic):
+        return jax.jit(lambda x, i, u: dml.scatter(x, i, u, axis=0, reduction="add",
+                                                   deterministic=deterministic))  # fmt: skip
+
+    fn = run(True)
+    first = np.asarray(fn(x, indices, updates))
+    for _ in range(99):
+        assert np.asarray(fn(x, indices, updates)).tobytes() == first.tobytes()
+    default = np.asarray(run(False)(x, indices, updates), np.float32)
+    scale = np.abs(np.asarray(updates, np.float32)).sum()
+    tolerance = 2.0**-24 * 2**16 * scale + float(jnp.finfo(dtype).eps) * np.abs(default).max()
+    np.testing.assert_allclose(first.astype(np.float32), default, rtol=0, atol=tolerance)

@@ -267,7 +267,6 @@ def test_functional_face_smaller_indices_and_empty_arrays():
         ({"updates": jnp.zeros((2, 2))}, "updates.shape", r"\(2, 3\)"),
         ({"updates": jnp.zeros((2, 3), jnp.int32)}, "updates.dtype", "float32"),
         ({"reduction": "sum"}, "reduction", "one of 'none', 'add'"),
-        ({"reduction": "add", "deterministic": True}, "deterministic", "False with a reduction"),
         ({"axis": 2}, "axis", r"in \[-2, 2\)"),
     ],
 )  # fmt: skip

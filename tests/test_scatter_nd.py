@@ -291,7 +291,6 @@ def test_functional_face_shapes_and_empty_arrays():
         ({"updates": jnp.zeros((2, 4))}, "updates.shape", r"\(2, 3\)"),
         ({"updates": jnp.zeros((2, 3), jnp.int32)}, "updates.dtype", "float32"),
         ({"reduction": "sum"}, "reduction", "one of 'none'"),
-        ({"reduction": "add", "deterministic": True}, "deterministic", "False with a reduction"),
     ],
 )
 def test_functional_face_refusals(kwargs, field, fragment):

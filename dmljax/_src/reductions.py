@@ -57,12 +57,14 @@ from jax import lax
 __all__ = [
     "CONTENDED",
     "CONTENDED_WIDE",
+    "DETERMINISTIC_LANE_BUDGET",
     "LANE_BUDGET",
     "REDUCTIONS",
     "WIDE",
     "Reduction",
     "ReductionPlan",
     "gather",
+    "order_matters",
     "plan_as",
     "plan_reduction",
     "scatter_reduce",
@@ -78,6 +80,8 @@ CONTENDED_WIDE = 4096
 WIDE = 32
 LANE_BUDGET = 2**22
 """The most elements a privatised accumulator may hold (16 MiB of 32-bit values)."""
+DETERMINISTIC_LANE_BUDGET = 2**24
+"""The most elements of a deterministic plan's one-lane-per-index accumulator."""
 _MAX_LANES = 1024
 
 _SCATTERS: dict[str, Callable[..., jax.Array]] = {
@@ -247,6 +251,87 @@ def _privatised(
     return combine(x, total)
 
 
+def order_matters(dtype: Any, reduction: Reduction) -> bool:
+    """Whether the order of combining can change the bits of a reduction's result.
+
+    Only float sums and products: max and min are exact, and integers wrap the same
+    way in any order (a NaN's payload aside: which of several NaNs a max keeps is
+    unspecified).
+
+    >>> order_matters(jnp.float32, "add"), order_matters(jnp.float32, "max")
+    (True, False)
+    """
+    return reduction in ("add", "mul") and jnp.issubdtype(dtype, jnp.inexact)
+
+
+def _update_targets(
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    """The flat position in ``x`` each update element lands on (``x.size`` if dropped):
+    the scatter's transpose, a gather, applied to the positions of ``x``."""
+    dn = dimension_numbers
+    single = set(dn.inserted_window_dims) | set(dn.operand_batching_dims)
+    window = iter(updates.shape[d] for d in dn.update_window_dims)
+    slice_sizes = tuple(1 if d in single else next(window) for d in range(x.ndim))
+    gather_numbers = lax.GatherDimensionNumbers(
+        offset_dims=tuple(dn.update_window_dims),
+        collapsed_slice_dims=tuple(dn.inserted_window_dims),
+        start_index_map=tuple(dn.scatter_dims_to_operand_dims),
+        operand_batching_dims=tuple(dn.operand_batching_dims),
+        start_indices_batching_dims=tuple(dn.scatter_indices_batching_dims),
+    )
+    positions = lax.iota(np.int32, x.size).reshape(x.shape)
+    return lax.gather(positions, indices, gather_numbers, slice_sizes, mode=mode, fill_value=x.size)
+
+
+def _in_fixed_order(
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    reduction: Reduction,
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    """The reduction with every target's updates combined in one fixed order.
+
+    With few enough scatter indices each gets a lane of its own (no two updates meet
+    in one cell, so no atomic decides an order), and the lanes are reduced by XLA's
+    reduction, whose order is fixed. Otherwise the update elements are sorted by
+    target (stably: the given order within a target), each target's run is combined
+    by a segmented scan (a fixed tree), and each total is combined into ``x`` once.
+    """
+    windows = math.prod(indices.shape[:-1])
+    if windows * x.size <= DETERMINISTIC_LANE_BUDGET:
+        return _privatised(x, indices, updates, dimension_numbers, reduction, windows, mode)
+    targets = _update_targets(x, indices, updates, dimension_numbers, mode).reshape(-1)
+    values = updates.reshape(-1)
+    targets, values = lax.sort((targets, values), num_keys=1, is_stable=True)
+    starts = jnp.concatenate([jnp.ones((1,), bool), targets[1:] != targets[:-1]])
+    combine = _COMBINE[reduction]
+
+    def segmented(
+        left: tuple[jax.Array, jax.Array], right: tuple[jax.Array, jax.Array]
+    ) -> tuple[jax.Array, jax.Array]:
+        return left[0] | right[0], jnp.where(right[0], right[1], combine(left[1], right[1]))
+
+    _, running = lax.associative_scan(segmented, (starts, values))
+    ends = jnp.concatenate([targets[1:] != targets[:-1], jnp.ones((1,), bool)])
+    last = jnp.where(ends, targets, x.size)  # one total per target; the rest dropped
+    totals = _SCATTERS[reduction](
+        x.reshape(-1),
+        last[:, None],
+        running,
+        lax.ScatterDimensionNumbers((), (0,), (0,)),
+        mode=lax.GatherScatterMode.FILL_OR_DROP,
+        unique_indices=True,
+    )
+    return totals.reshape(x.shape)
+
+
 def scatter_reduce(
     x: jax.Array,
     indices: jax.Array,
@@ -255,18 +340,24 @@ def scatter_reduce(
     reduction: Reduction,
     *,
     mode: lax.GatherScatterMode,
+    deterministic: bool = False,
 ) -> jax.Array:
     """``x`` with ``updates`` combined into it by ``reduction``, as :func:`plan_reduction` says.
 
     The arguments are :func:`jax.lax.scatter_add`'s (indices with their index vectors
     on the last axis). Duplicates are combined, so no unique or sorted indices are
-    ever promised.
+    ever promised. With ``deterministic`` a float sum or product combines each
+    target's updates in an order fixed by the indices and the updates' order, so
+    the bits are the same on every run (XLA:CPU's scatter is a serial loop, and
+    already so).
     """
     window = math.prod(updates.shape[d] for d in dimension_numbers.update_window_dims)
     plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size, window=window)
     wide = plan.accumulator
     x_wide, updates_wide = x.astype(wide), updates.astype(wide)
-    if plan.lanes == 1:
+    if deterministic and order_matters(x.dtype, reduction) and _backend() != "cpu":
+        out = _in_fixed_order(x_wide, indices, updates_wide, dimension_numbers, reduction, mode)
+    elif plan.lanes == 1:
         out = _SCATTERS[reduction](x_wide, indices, updates_wide, dimension_numbers, mode=mode)
     else:
         out = _privatised(

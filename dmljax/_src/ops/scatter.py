@@ -174,7 +174,13 @@ def scatter_lowering(
         )
     else:
         out = scatter_reduce(
-            x, axis_indices[..., None], updates, dimension_numbers, reduction, mode=_DROP
+            x,
+            axis_indices[..., None],
+            updates,
+            dimension_numbers,
+            reduction,
+            mode=_DROP,
+            deterministic=deterministic,
         )
     return elements.from_minor_axis(out, axis) if minor else out
 
@@ -193,7 +199,7 @@ def check_updates_and_options(
     x: jax.Array, updates: jax.Array, deterministic: bool, reduction: str, *, op: str
 ) -> None:
     """What the scatter faces share: updates of ``x``'s dtype, and a reduction that fits
-    ``x`` and ``deterministic``."""
+    ``x``."""
     x_dtype = jax.dtypes.canonicalize_dtype(x.dtype)
     if jax.dtypes.canonicalize_dtype(updates.dtype) != x_dtype:
         raise InvalidArgumentError(
@@ -202,16 +208,6 @@ def check_updates_and_options(
             f"{x_dtype.name} (x.dtype)",
             np.dtype(updates.dtype).name,
             hint=f"Convert the updates with .astype({x_dtype.name!r}).",
-        )
-    if deterministic and reduction != "none":
-        raise InvalidArgumentError(
-            op,
-            "deterministic",
-            "False with a reduction: it picks the winner among duplicate overwrites, and "
-            "reductions combine duplicates instead",
-            True,
-            hint="max and min are exact in any order; for reproducible float add/mul on GPU "
-            "set XLA_FLAGS=--xla_gpu_deterministic_ops=true.",
         )
     if x_dtype == np.bool_ and reduction in ("add", "mul"):
         raise InvalidArgumentError(
@@ -243,7 +239,11 @@ def scatter(
     fastest lowering runs and one of the duplicates wins (which one may depend
     on the backend). With ``deterministic=True`` the last update in row-major
     order of ``updates`` wins on every backend, and the gradients agree with
-    that forward value, at the cost of one extra scatter and gather.
+    that forward value, at the cost of one extra scatter and a pass over ``x``.
+    With a float ``"add"`` or ``"mul"`` reduction, ``deterministic=True`` combines
+    each target's updates in one fixed order, so that the result has the same
+    bits on every run of the same program (the order follows the updates' order:
+    permuting the updates may change the last bits of a sum).
 
     Args:
         x: the array to update (any dtype).
@@ -251,7 +251,8 @@ def scatter(
             no larger than ``x``'s on every dimension but ``axis``.
         updates: values of the shape of ``indices`` and the dtype of ``x``.
         axis: a static axis; negative values count from the end.
-        deterministic: make the winner among duplicate indices the last update.
+        deterministic: make the winner among duplicate indices the last update;
+            with a float sum or product, the same bits on every run.
         reduction: beyond DirectML, ONNX ``ScatterElements`` parity: ``"add"``,
             ``"mul"``, ``"max"`` or ``"min"`` combine every update (duplicates
             included) with the element they land on; ``"none"`` overwrites.
@@ -262,8 +263,8 @@ def scatter(
     Raises:
         InvalidArgumentError: float indices, a rank mismatch, indices larger
             than ``x`` off ``axis``, updates of another shape or dtype, an
-            unknown reduction, a traced ``deterministic``, ``deterministic=True``
-            with a reduction, or ``"add"``/``"mul"`` on bools.
+            unknown reduction, a traced ``deterministic``, or ``"add"``/``"mul"``
+            on bools.
 
     Differentiable with respect to ``x`` and ``updates`` (``d out/d x`` is zero
     where an update landed), except ``reduction="mul"`` with respect to

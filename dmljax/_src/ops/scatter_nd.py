@@ -190,7 +190,10 @@ def scatter_nd_lowering(
     targets = drop_out_of_range_indices(indices, dims, wrap_negative=wrap_negative)
     dimension_numbers = nd.scatter_dimension_numbers(x.ndim, indices.ndim, t)
     if reduction != "none":
-        return scatter_reduce(x, targets, updates, dimension_numbers, reduction, mode=_DROP)
+        return scatter_reduce(
+            x, targets, updates, dimension_numbers, reduction, mode=_DROP,
+            deterministic=deterministic,
+        )  # fmt: skip
     if deterministic and math.prod(x.shape[t:]) == 1:
         return _last_writes(x, targets, updates, t)
     if deterministic:
@@ -254,7 +257,10 @@ def scatter_nd(
     fastest lowering runs and one of the duplicates wins (which one may depend
     on the backend). With ``deterministic=True`` the last tuple in row-major
     order wins on every backend, and the gradients agree with that forward
-    value, at the cost of one extra scatter and gather of the tuples.
+    value, at the cost of one extra scatter and gather of the tuples. With a
+    float ``"add"`` or ``"mul"`` reduction, ``deterministic=True`` combines each
+    block's updates in one fixed order, so that the result has the same bits on
+    every run of the same program (the order follows the tuples' order).
 
     Args:
         x: the array to update (any dtype).
@@ -266,7 +272,8 @@ def scatter_nd(
             ``"mul"``, ``"max"`` or ``"min"`` combine every update (duplicates
             included) with the block it lands on; ``"none"`` overwrites. With
             ``"add"`` this is a segment sum (``x.at[ids].add(rows)``).
-        deterministic: make the winner among duplicate tuples the last one.
+        deterministic: make the winner among duplicate tuples the last one;
+            with a float sum or product, the same bits on every run.
 
     Returns:
         A new array of the shape and dtype of ``x``.
@@ -274,8 +281,7 @@ def scatter_nd(
     Raises:
         InvalidArgumentError: float indices, tuples longer than ``x.ndim``,
             updates of another shape or dtype, an unknown reduction, a traced
-            ``deterministic``, ``deterministic=True`` with a reduction, or
-            ``"add"``/``"mul"`` on bools.
+            ``deterministic``, or ``"add"``/``"mul"`` on bools.
 
     Differentiable with respect to ``x`` and ``updates`` (``d out/d x`` is zero
     where a block was overwritten), except ``reduction="mul"`` with respect to

@@ -155,6 +155,14 @@ def test_the_performance_page_shows_the_committed_runs():
         shown = f"| {row['name']} | {ms['dmljax']:.3f} | "
         assert shown in page, row["name"]
         assert f"| {fastest} {ms[fastest]:.3f} | {ms['dmljax'] / ms[fastest]:.2f}x |" in page
+    deterministic = json.loads((DOCS / "bench-h100-deterministic.json").read_text())
+    assert "{download}`bench-h100-deterministic.json`" in page
+    for row in deterministic["rows"]:
+        ms = row["ms"]
+        cost = ms["dmljax_det"] / ms["dmljax"]
+        assert (
+            f"| {row['name']} | {ms['dmljax']:.3f} | {ms['dmljax_det']:.3f} | {cost:.2f}x |" in page
+        )
     scaling = json.loads((DOCS / "scaling-h200x2.json").read_text())
     for result in scaling["results"]:
         assert f"| {result['time_ms']:.3f} | {result['scaling']:.2f}x |" in page

@@ -71,20 +71,27 @@ def test_the_suite_holds_each_regime_and_its_target():
     assert targets["scatter axis 1"] == (1.05, None)
     assert targets["scatter axis 1 donated"] == (1.05, None)
     assert targets["scatter axis 0"] == (pytest.approx(1 / 1.8), None)
-    assert targets["scatter axis 1 deterministic"] == (None, None)
+    assert targets["scatter axis 1 deterministic"] == (1.5, None)
+    assert targets["scatter axis 1 donated deterministic"] == (1.5, None)
+    assert targets["scatter axis 0 deterministic"] == (pytest.approx(1.5 / 1.8), None)
     assert targets["gather_nd rows"] == (1.05, 85.0)
     assert targets["gather_nd points"] == (1.05, None)
     assert targets["scatter_nd rows"] == (1.05, None)
     assert targets["scatter_nd rows deterministic"] == (1.5, None)
     assert targets["scatter_nd segment sum"] == (1.05, None)
     more_work = [case.name for case in TIMED if case.more_work]
-    assert more_work == ["scatter_nd rows deterministic"]
+    assert more_work == [
+        "scatter axis 1 deterministic",
+        "scatter axis 1 donated deterministic",
+        "scatter axis 0 deterministic",
+        "scatter_nd rows deterministic",
+    ]
     assert targets["slice1 reversal"] == (1.05, 85.0)
     assert targets["slice1 [::-2, ::-2]"] == (1.05, None)
     assert targets["tile NHWC-strided input"] == (1.1, None)
     assert targets["slice1 NHWC-strided input"] == (1.1, None)
     donated = [case.name for case in TIMED if case.donated is not None]
-    assert donated == ["scatter axis 1 donated"]
+    assert donated == ["scatter axis 1 donated", "scatter axis 1 donated deterministic"]
 
 
 @pytest.mark.parametrize(

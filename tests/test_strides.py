@@ -433,8 +433,11 @@ def test_more_than_2_to_the_32_elements_are_refused():
         dml.TensorDesc(data_type=T.UINT8, sizes=(2, 2**31))
     assert e.value.field == "sizes"
     with pytest.raises(InvalidArgumentError, match="spans at most 4294967295") as e:
-        dml.TensorDesc(data_type=T.UINT8, sizes=(2, 2), strides=(2**32, 1))
+        dml.TensorDesc(data_type=T.UINT8, sizes=(2, 2), strides=(2**32 - 1, 1))
     assert e.value.field == "strides"
+    with pytest.raises(InvalidArgumentError, match="strides are UINT32") as e:
+        dml.TensorDesc(data_type=T.UINT8, sizes=(2, 2), strides=(2**32, 1))
+    assert e.value.field == "strides[0]"
 
 
 def test_buffer_arguments_must_be_long_enough_1_d_and_of_the_dtype():

@@ -75,7 +75,14 @@ def test_from_array():
         ({"sizes": (2**16, 2**16)}, "sizes", "4294967295 elements"),
         ({"strides": (1,)}, "strides", "2 long"),
         ({"strides": (3, -1)}, "strides[1]", "non-negative"),
-        ({"strides": (2**32, 1)}, "strides", "4294967295 elements"),
+        ({"strides": (2**32 - 1, 1)}, "strides", "4294967295 elements"),
+        ({"strides": (2**32, 1)}, "strides[0]", "at most 4294967295"),
+        ({"sizes": (1, 2**70)}, "sizes[1]", "at most 4294967295"),
+        ({"sizes": (1, 1), "strides": (2**70, 2**70)}, "strides[0]", "UINT32"),
+        ({"guaranteed_base_offset_alignment": 2**40}, "guaranteed_base_offset_alignment", "UINT32"),
+        ({"total_tensor_size_in_bytes": 2**64 - 4}, "total_tensor_size_in_bytes", "4294967295 el"),
+        ({"total_tensor_size_in_bytes": 2**70}, "total_tensor_size_in_bytes", "beyond a UINT64"),
+        ({"total_tensor_size_in_bytes": 4 * 2**32}, "total_tensor_size_in_bytes", "at most"),
         ({"guaranteed_base_offset_alignment": 3}, "guaranteed_base_offset_alignment", "power of 2"),
         ({"guaranteed_base_offset_alignment": 2}, "guaranteed_base_offset_alignment", "least 4"),
         ({"data_type": 0}, "data_type", "never UNKNOWN"),
@@ -104,3 +111,18 @@ def test_valid_alignments():
     for alignment in (0, 4, 16, 256):
         dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,), guaranteed_base_offset_alignment=alignment)
     dml.TensorDesc(data_type=T.UINT8, sizes=(2,), guaranteed_base_offset_alignment=1)
+
+
+def test_issue_27_total_size_reproducer_is_refused_before_anything_runs():
+    # TotalTensorSizeInBytes = 2**64 - 4 fits its UINT64, but a buffer that large aborted
+    # the interpreter inside XLA ("overflow in static extent product"); DirectML's limit
+    # of 2**32 - 1 elements per buffer refuses it when the desc is made.
+    f32 = T.FLOAT32
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.TensorDesc(
+            data_type=f32, sizes=(2,), strides=(1,), total_tensor_size_in_bytes=2**64 - 4
+        )
+    assert e.value.field == "total_tensor_size_in_bytes"
+    assert "4294967295 elements" in str(e.value)
+    largest = dml.TensorDesc(data_type=f32, sizes=(2,), total_tensor_size_in_bytes=4 * (2**32 - 1))
+    assert largest.buffer_element_count == 2**32 - 1

@@ -16,6 +16,8 @@ __all__ = ["MAX_DIMENSION_COUNT", "MAX_ELEMENT_COUNT", "TensorDesc", "calc_buffe
 
 MAX_DIMENSION_COUNT = 8  # DML_TENSOR_DIMENSION_COUNT_MAX1
 MAX_ELEMENT_COUNT = 2**32 - 1  # "A buffer tensor may not exceed 2^32-1 elements."
+UINT32_MAX = 2**32 - 1  # Sizes, Strides and GuaranteedBaseOffsetAlignment are UINT
+UINT64_MAX = 2**64 - 1  # TotalTensorSizeInBytes is a UINT64
 _OP = "TensorDesc"
 
 
@@ -85,6 +87,10 @@ class TensorDesc:
                 _OP, "sizes", f"1 to {MAX_DIMENSION_COUNT} dimensions long", f"{sizes}"
             )
         for i, size in enumerate(sizes):
+            if size > UINT32_MAX:
+                raise InvalidArgumentError(
+                    _OP, f"sizes[{i}]", f"at most {UINT32_MAX} (sizes are UINT32)", size
+                )
             if size < 1:
                 raise InvalidArgumentError(
                     _OP,
@@ -109,14 +115,24 @@ class TensorDesc:
                     f"{len(strides)} entries {strides}",
                 )
             for i, stride in enumerate(strides):
-                if stride < 0:
+                if not 0 <= stride <= UINT32_MAX:
                     raise InvalidArgumentError(
-                        _OP, f"strides[{i}]", "non-negative (strides are UINT)", stride
+                        _OP,
+                        f"strides[{i}]",
+                        f"non-negative and at most {UINT32_MAX} (strides are UINT32)",
+                        stride,
                     )
         alignment = static_int(
             self.guaranteed_base_offset_alignment, op=_OP, field="guaranteed_base_offset_alignment"
         )
         element_bytes = max(1, data_type.bit_width // 8)
+        if alignment > UINT32_MAX:
+            raise InvalidArgumentError(
+                _OP,
+                "guaranteed_base_offset_alignment",
+                f"at most {UINT32_MAX} (GuaranteedBaseOffsetAlignment is a UINT32)",
+                alignment,
+            )
         if alignment != 0 and (alignment & (alignment - 1) or alignment < element_bytes):
             raise InvalidArgumentError(
                 _OP,
@@ -130,6 +146,18 @@ class TensorDesc:
             total = minimum
         else:
             total = static_int(total, op=_OP, field="total_tensor_size_in_bytes")
+            most = -(-MAX_ELEMENT_COUNT * data_type.bit_width // 8)
+            if total > most:
+                # Also bounds what dmljax allocates for a buffer of this size: XLA
+                # aborts the process on extents past 2**63, and fails far before.
+                within = "a UINT64" if total > UINT64_MAX else "the element limit"
+                raise InvalidArgumentError(
+                    _OP,
+                    "total_tensor_size_in_bytes",
+                    f"at most {most} (a buffer tensor holds at most {MAX_ELEMENT_COUNT} "
+                    f"elements of {data_type.name})",
+                    f"{total}, beyond {within}",
+                )
             if total < minimum:
                 raise InvalidArgumentError(
                     _OP,

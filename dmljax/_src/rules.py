@@ -10,7 +10,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import jax
+import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from dmljax._src.arguments import normalize_axis
 from dmljax._src.dtypes import require_x64_for_axis
@@ -20,6 +23,8 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 __all__ = [
     "MAX_XLA_BYTES",
     "check_bound_array",
+    "guard_batched_size",
+    "is_static_shape",
     "require_array_axis",
     "require_axis",
     "require_c_int",
@@ -128,19 +133,83 @@ MAX_XLA_BYTES = 2**63 - 1
 
 
 def require_fits_xla(
-    shape: Sequence[int], dtype: Any, *, op: str, field: str, given: str | None = None
+    shape: Sequence[int],
+    dtype: Any,
+    *,
+    op: str,
+    field: str,
+    given: str | None = None,
+    inputs: Sequence[Any] = (),
 ) -> None:
     """A functional face's result of ``shape`` and ``dtype`` has a byte size XLA can count
     (empty dimensions counted as 1, as XLA multiplies them), checked before anything is
-    traced with it; ``given`` describes the arguments that made it."""
+    traced with it; ``given`` describes the arguments that made it.
+
+    ``inputs`` are the face's traced arrays: under :func:`jax.vmap` the face sees one
+    example, so :func:`guard_batched_size` checks the batched result through them too.
+    """
+    if not is_static_shape(shape):
+        return  # a symbolic dimension (jax.export): its size is known only when called
     extent = np.dtype(dtype).itemsize * math.prod(max(n, 1) for n in shape)
+    described = f"{given or 'a result of shape ' + str(tuple(shape))}"
     if extent > MAX_XLA_BYTES:
         raise InvalidArgumentError(
             op,
             field,
             f"small enough that the result fits XLA's sizes (at most {MAX_XLA_BYTES} bytes)",
-            f"{given or 'a result of shape ' + str(tuple(shape))} ({extent} bytes)",
+            f"{described} ({extent} bytes)",
         )
+    guard_batched_size(extent, inputs, op=op, field=field, given=described)
+
+
+def is_static_shape(shape: Sequence[Any]) -> bool:
+    """Whether every dimension is a known integer (not a :func:`jax.export` symbol).
+
+    >>> is_static_shape((2, 3))
+    True
+    """
+    return all(isinstance(n, (int, np.integer)) for n in shape)
+
+
+def guard_batched_size(
+    extent: int, inputs: Sequence[Any], *, op: str, field: str, given: str
+) -> None:
+    """Checks, under any number of :func:`jax.vmap` s, that the batched result of a face
+    whose one-example result takes ``extent`` bytes still fits XLA's sizes.
+
+    A batched size past 2**63 bytes aborts the process inside XLA, so the check runs
+    while vmap batches the face: each input passes through a
+    :func:`jax.custom_batching.custom_vmap` identity whose batching rule multiplies
+    ``extent`` by the axis size, checks it, and passes the product on to the next
+    vmap. The probes are unused, so nothing of it is compiled, and they are cut off
+    from differentiation.
+    """
+    probes = tuple(lax.stop_gradient(jnp.asarray(a)) for a in inputs)
+    if probes:
+        _size_guard(extent, op, field, given)(*probes)
+
+
+def _size_guard(extent: int, op: str, field: str, given: str) -> Any:
+    @jax.custom_batching.custom_vmap
+    def guard(*probes: jax.Array) -> tuple[jax.Array, ...]:
+        return probes
+
+    @guard.def_vmap
+    def _batched(
+        axis_size: int, in_batched: Sequence[bool], *probes: jax.Array
+    ) -> tuple[tuple[jax.Array, ...], tuple[bool, ...]]:
+        total = extent * axis_size
+        if total > MAX_XLA_BYTES:
+            raise InvalidArgumentError(
+                op,
+                field,
+                f"small enough that the batched result fits XLA's sizes (at most "
+                f"{MAX_XLA_BYTES} bytes under jax.vmap)",
+                f"{given}, batched {axis_size} times ({total} bytes)",
+            )
+        return _size_guard(total, op, field, given)(*probes), tuple(in_batched)
+
+    return guard
 
 
 def require_c_int32(values: tuple[int, ...], *, signed: bool, op: str, field: str) -> None:

@@ -199,6 +199,7 @@ def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: in
         op=_FUNCTION,
         field="depth",
         given=f"{depth} for indices of shape {tuple(indices.shape)}",
+        inputs=(indices, values),
     )
     axis %= rank
     return one_hot_lowering(

@@ -477,7 +477,9 @@ def _checked_pad(
         field="x.shape",
     )
     out_shape = pad_output_sizes(x.shape, start_padding, end_padding)
-    require_fits_xla(out_shape, x.dtype, op=_FUNCTION, field="start_padding, end_padding")
+    require_fits_xla(
+        out_shape, x.dtype, op=_FUNCTION, field="start_padding, end_padding", inputs=(x,)
+    )
     pad_value = None
     if mode is PaddingMode.CONSTANT:
         pad_value = scalars.value_in(value, x.dtype, op=_FUNCTION, field="value")

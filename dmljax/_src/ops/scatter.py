@@ -110,12 +110,16 @@ def _last_writes(
     updates: jax.Array,
     axis: int,
 ) -> jax.Array:
-    """``x`` with each target overwritten by its last writer (largest position).
+    """``x`` with each target overwritten by its last writer.
 
-    A scatter-max of the updates' row-major positions finds each target's last
+    The updates that can reach a target differ only in their coordinate along
+    ``axis``, so the last in row-major order is the one of the largest
+    ``positions`` (that coordinate). A scatter-max of it finds each target's
     writer exactly (max is order-independent); one fused pass over ``x`` then
-    reads that writer's update, or keeps ``x`` where no update landed. That pass
-    replaces the overwrite scatter: no second scatter, and no gather per update.
+    reads that writer's update along ``axis`` (batch dimensions stay where they
+    are, so a batch-sharded scatter stays on its devices), or keeps ``x`` where
+    no update landed. That pass replaces an overwrite scatter and a gather per
+    update.
     """
     dimension_numbers = elements.scatter_dimension_numbers(x.ndim, axis)
     winners = lax.scatter_max(
@@ -125,7 +129,7 @@ def _last_writes(
         dimension_numbers,
         mode=_DROP,
     )
-    picked = jnp.take(updates.reshape(-1), jnp.maximum(winners, 0), mode="clip")
+    picked = elements.gather_along_axis(updates, jnp.maximum(winners, 0), axis)
     return jnp.where(winners >= 0, picked, x)
 
 
@@ -143,11 +147,10 @@ def scatter_lowering(
     if indices.size == 0:
         return x
     positions = None
-    written = updates
-    if deterministic:
-        # Row-major positions in the caller's updates, taken before any transposition.
-        dtype = np.int32 if updates.size < np.iinfo(np.int32).max else np.int64
-        positions = jnp.arange(updates.size, dtype=dtype).reshape(updates.shape)
+    if deterministic and reduction == "none":
+        # Each update's coordinate along the axis, taken before any transposition.
+        dtype = np.int32 if updates.shape[axis] < np.iinfo(np.int32).max else np.int64
+        positions = lax.broadcasted_iota(dtype, updates.shape, axis)
     minor = elements.uses_minor_axis_form(x.ndim, axis)
     if minor:
         x, indices, updates = (elements.to_minor_axis(a, axis) for a in (x, indices, updates))
@@ -165,7 +168,7 @@ def scatter_lowering(
         )
     dimension_numbers = elements.scatter_dimension_numbers(x.ndim, last)
     if reduction == "none" and positions is not None:
-        out = _last_writes(x, axis_indices, positions, written, last)
+        out = _last_writes(x, axis_indices, positions, updates, last)
     elif reduction == "none":
         # DirectML SCATTER overwrites and calls duplicates invalid: promising unique
         # indices gives the fast non-atomic path (1.3-1.45x for 16- and 8-bit types).

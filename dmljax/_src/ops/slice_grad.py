@@ -201,7 +201,12 @@ def _checked_slice_grad(
     )  # fmt: skip
     check_output_sizes(dy.shape, sizes, strides, op=_FUNCTION, field="dy.shape", allow_empty=True)
     rules.require_fits_xla(
-        input_sizes, dy.dtype, op=_FUNCTION, field="input_sizes", given=str(input_sizes)
+        input_sizes,
+        dy.dtype,
+        op=_FUNCTION,
+        field="input_sizes",
+        given=str(input_sizes),
+        inputs=(dy,),
     )
     return slice_grad_lowering(
         dy, input_sizes=input_sizes, offsets=offsets, sizes=sizes, strides=strides

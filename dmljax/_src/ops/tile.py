@@ -208,6 +208,8 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
     for i, repeat in enumerate(repeats):
         if repeat < 0:
             raise InvalidArgumentError(_FUNCTION, f"repeats[{i}]", "a non-negative integer", repeat)
+    if not rules.is_static_shape(x.shape):
+        return tile_lowering(x, repeats=repeats)  # symbolic (jax.export): sized when called
     extent = _extent_in_bytes(x.shape, repeats, np.dtype(x.dtype).itemsize)
     if extent > rules.MAX_XLA_BYTES:
         raise InvalidArgumentError(
@@ -218,6 +220,9 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
             f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
             f"{np.dtype(x.dtype).name})",
         )
+    rules.guard_batched_size(
+        extent, (x,), op=_FUNCTION, field="repeats", given=f"{repeats} for x of shape {x.shape}"
+    )
     return tile_lowering(x, repeats=repeats)
 
 

@@ -1,0 +1,92 @@
+"""Size guards that hold for the batched result: under jax.vmap a face sees one example,
+and a batched result past 2**63 bytes used to abort the interpreter inside XLA.
+
+The hostile calls run in a subprocess, so that a regression fails one test instead of
+killing the test run.
+"""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import dmljax as dml
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+_SCRIPT = r"""
+import json, jax, jax.numpy as jnp, dmljax as dml
+cases = {
+    "tile": lambda: jax.vmap(lambda a: dml.tile(a, (2**61 - 1,)))(jnp.ones((2, 1))),
+    "tile nested": lambda: jax.vmap(jax.vmap(lambda a: dml.tile(a, (2**59,))))(
+        jnp.ones((4, 4, 1))),
+    "pad": lambda: jax.vmap(lambda a: dml.pad(a, (0,), (2**61 - 2,)))(jnp.ones((4, 1))),
+    # Shapes only (jax.eval_shape): the inputs that would overflow are themselves too big.
+    "one_hot": lambda: jax.eval_shape(
+        jax.vmap(lambda i: dml.one_hot(i, jnp.array([0.0, 1.0]), depth=2**31 - 1)),
+        jax.ShapeDtypeStruct((2**16, 2**16), jnp.int32)),
+    "one_hot values batched": lambda: jax.eval_shape(
+        jax.vmap(lambda v: dml.one_hot(jnp.zeros((2**16,), jnp.int32), v, depth=2**31 - 1)),
+        jax.ShapeDtypeStruct((2**16, 2), jnp.float32)),
+    "slice_grad": lambda: jax.vmap(lambda d: dml.slice_grad(
+        d, (2**60,), offsets=(0,), sizes=(1,), strides=(1,)))(jnp.ones((8, 1))),
+}
+found = {}
+for name, call in cases.items():
+    try:
+        call()
+        found[name] = "no error"
+    except dml.errors.InvalidArgumentError as e:
+        found[name] = [type(e).__name__, e.field, "batched" in str(e)]
+print(json.dumps(found))
+"""
+
+
+def test_batched_results_past_xlas_sizes_are_refused_under_vmap():
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, env=env,
+                          cwd=REPO, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    fields = {"tile": "repeats", "tile nested": "repeats", "pad": "start_padding, end_padding",
+              "one_hot": "depth", "one_hot values batched": "depth",
+              "slice_grad": "input_sizes"}  # fmt: skip
+    assert found == {name: ["InvalidArgumentError", field, True] for name, field in fields.items()}
+
+
+def test_the_guard_costs_nothing_and_keeps_gradients():
+    x = jnp.arange(3.0)
+    batched = jax.vmap(lambda a: dml.tile(a, (2,)))(jnp.stack([x, x + 1]))
+    np.testing.assert_array_equal(batched, jnp.stack([jnp.tile(x, 2), jnp.tile(x + 1, 2)]))
+    nested = jax.vmap(jax.vmap(lambda a: dml.pad(a, (1,), (1,))))(jnp.ones((2, 3, 4)))
+    assert nested.shape == (2, 3, 6)
+    grad = jax.vmap(jax.grad(lambda a: dml.tile(a, (3,)).sum()))(jnp.ones((2, 3)))
+    np.testing.assert_array_equal(grad, jnp.full((2, 3), 3.0))
+    np.testing.assert_array_equal(jax.jacfwd(lambda a: dml.tile(a, (2,)))(x),
+                                  jax.jacrev(lambda a: dml.tile(a, (2,)))(x))  # fmt: skip
+    text = jax.jit(jax.vmap(lambda a: dml.tile(a, (2,)))).lower(jnp.ones((2, 3))).as_text()
+    assert "custom" not in text  # the probe is not compiled
+
+
+def test_the_size_guards_let_symbolic_batches_export():
+    (b,) = jax.export.symbolic_shape("b")
+    faces = {
+        "tile": (lambda x: dml.tile(x, (1, 2)), jax.ShapeDtypeStruct((b, 3), jnp.float32)),
+        "pad": (lambda x: dml.pad(x, (1, 0), (1, 0)), jax.ShapeDtypeStruct((b, 3), jnp.float32)),
+        "one_hot": (
+            lambda i: dml.one_hot(i, jnp.array([0.0, 1.0]), depth=4),
+            jax.ShapeDtypeStruct((b,), jnp.int32),
+        ),
+    }
+    for name, (fn, spec) in faces.items():
+        exported = jax.export.export(jax.jit(fn))(spec)
+        concrete = jnp.zeros((5, *spec.shape[1:]), spec.dtype)
+        np.testing.assert_array_equal(exported.call(concrete), fn(concrete), err_msg=name)

@@ -66,6 +66,10 @@ def static_int(value: Any, *, op: str, field: str) -> int:
         return operator.index(value)
     except TypeError:
         raise InvalidArgumentError(op, field, "an integer", _describe(value)) from None
+    except Exception as error:  # a user type whose __index__ fails
+        raise InvalidArgumentError(
+            op, field, "an integer", f"{_describe(value)}, whose __index__ raised {error!r}"
+        ) from error
 
 
 def static_bool(value: Any, *, op: str, field: str) -> bool:

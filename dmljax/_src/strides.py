@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from dmljax._src.rules import check_bound_array
+from dmljax._src.rules import check_bound_array, require_tensor_desc
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -137,6 +137,7 @@ def from_strided_buffer(buffer: Any, desc: TensorDesc) -> jax.Array:
 
     Raises:
         InvalidArgumentError: the buffer is not 1-D, too short or of another dtype.
+        ArgumentTypeError: ``desc`` is not a TensorDesc.
 
     >>> import jax.numpy as jnp, dmljax as dml
     >>> desc = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 3), strides=(5, 1))
@@ -144,7 +145,9 @@ def from_strided_buffer(buffer: Any, desc: TensorDesc) -> jax.Array:
     Array([[1., 2., 3.],
            [4., 5., 6.]], dtype=float32)
     """
-    check_buffer_array(buffer, desc, op="dmljax.from_strided_buffer", field="buffer")
+    op = "dmljax.from_strided_buffer"
+    desc = require_tensor_desc(desc, op=op, field="desc")
+    check_buffer_array(buffer, desc, op=op, field="buffer")
     return read_strided(jnp.asarray(buffer), desc)
 
 
@@ -264,6 +267,7 @@ def to_strided_buffer(x: Any, desc: TensorDesc, *, out_buffer: Any | None = None
     Array([1, 4, 2, 5, 3, 6], dtype=int32)
     """
     op = "dmljax.to_strided_buffer"
+    desc = require_tensor_desc(desc, op=op, field="desc")
     check_bound_array(x, desc, op=op, field="x")
     require_non_overlapping(desc, op=op, field="desc")
     if out_buffer is not None:

@@ -180,6 +180,16 @@ def one_spelling(axis: int, ndim: int) -> int:
     return axis + ndim if -ndim <= axis < 0 else axis
 
 
+def _jax_can_hold(dtype: np.dtype[Any]) -> bool:
+    """Numbers and bools, but not dates and durations (NumPy counts ``timedelta64`` as an
+    integer) nor floats wider than float64 (``longdouble`` where it is wider)."""
+    if dtype.kind in "mM":
+        return False
+    if (dtype.kind == "f" and dtype.itemsize > 8) or (dtype.kind == "c" and dtype.itemsize > 16):
+        return False
+    return bool(jnp.issubdtype(dtype, jnp.number) or dtype == np.bool_)
+
+
 def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     """``x`` as an array, for the functional faces: arrays as they are, scalars converted.
 
@@ -189,14 +199,28 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     """
     if isinstance(x, jax.Array):
         return x
+    if isinstance(x, np.ma.MaskedArray):
+        raise ArgumentTypeError(
+            op,
+            field,
+            "a plain array (JAX would drop a masked array's mask)",
+            "a numpy.ma.MaskedArray",
+            hint="Pass x.filled(value) to choose what the masked elements hold.",
+        )
     if isinstance(x, np.ndarray | np.generic):
         # NumPy scalars stay NumPy, like arrays: JAX would silently wrap a 64-bit
         # scalar to 32 bits here, before the index rules could saturate it.
         x = np.asarray(x)
-        if not (jnp.issubdtype(x.dtype, jnp.number) or x.dtype == np.bool_):
+        if not _jax_can_hold(x.dtype):
             raise ArgumentTypeError(
-                op, field, "an array of numbers or bools", f"an array of dtype {x.dtype}"
+                op,
+                field,
+                "an array of numbers or bools of a dtype JAX holds",
+                f"an array of dtype {x.dtype}",
+                hint="Dates, durations and extended-precision floats have no JAX dtype.",
             )
+        if not x.dtype.isnative:
+            x = x.astype(x.dtype.newbyteorder("="))  # JAX holds native byte order only
         return x
     if isinstance(x, int | float | complex):
         try:

@@ -272,6 +272,7 @@ def to_strided_buffer(x: Any, desc: TensorDesc, *, out_buffer: Any | None = None
     require_non_overlapping(desc, op=op, field="desc")
     if out_buffer is not None:
         check_buffer_array(out_buffer, desc, op=op, field="out_buffer")
+        out_buffer = jnp.asarray(out_buffer)  # a NumPy buffer has no .at to write through
     return write_strided(jnp.asarray(x), desc, out_buffer)
 
 

@@ -1,0 +1,51 @@
+"""Arrays JAX cannot hold, or would hold wrongly, at the functional faces (issue 27)."""
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import dmljax as dml
+from dmljax.errors import ArgumentTypeError
+
+X = jnp.arange(3.0)
+
+
+@pytest.mark.parametrize(
+    ("call", "field", "fragment"),
+    [
+        # NumPy counts timedelta64 as an integer: it was taken as indices.
+        (lambda: dml.gather(X, np.array([1, 2], "timedelta64[s]"), axis=0), "indices",
+         "timedelta64"),
+        (lambda: dml.tile(np.array(["2024-01-01"], "datetime64[D]"), (2,)), "x", "datetime64"),
+        # The mask was dropped and the masked index used.
+        (lambda: dml.gather(X, np.ma.array([1, 2], mask=[False, True]), axis=0), "indices", "masked"),
+        (lambda: dml.tile(np.ones(2, np.clongdouble), (2,)), "x", "dtype complex"),
+    ],
+)  # fmt: skip
+def test_dtypes_jax_cannot_hold_are_refused_naming_the_argument(call, field, fragment):
+    with pytest.raises(ArgumentTypeError, match=fragment) as e:
+        call()
+    assert e.value.field == field
+
+
+@pytest.mark.skipif(np.dtype(np.longdouble).itemsize <= 8, reason="longdouble is float64 here")
+def test_extended_precision_floats_are_refused():
+    with pytest.raises(ArgumentTypeError, match="JAX holds") as e:
+        dml.tile(np.ones(2, np.longdouble), (2,))
+    assert e.value.op == "dmljax.tile"
+
+
+def test_big_endian_arrays_are_read_in_native_order():
+    np.testing.assert_array_equal(dml.tile(np.arange(3, dtype=">f4"), (2,)), [0, 1, 2, 0, 1, 2])
+    np.testing.assert_array_equal(dml.gather(X, np.array([2, 0], ">i4"), axis=0), [2.0, 0.0])
+
+
+def test_to_strided_buffer_writes_into_a_numpy_out_buffer():
+    desc = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 3), strides=(2, 3))
+    x = jnp.arange(6.0).reshape(2, 3)
+    out = dml.to_strided_buffer(x, desc, out_buffer=np.full(9, -1.0, np.float32))
+    expected = np.full(9, -1.0, np.float32)
+    for i in range(2):
+        for j in range(3):
+            expected[2 * i + 3 * j] = x[i, j]
+    np.testing.assert_array_equal(out, expected)

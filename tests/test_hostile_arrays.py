@@ -18,7 +18,8 @@ X = jnp.arange(3.0)
          "timedelta64"),
         (lambda: dml.tile(np.array(["2024-01-01"], "datetime64[D]"), (2,)), "x", "datetime64"),
         # The mask was dropped and the masked index used.
-        (lambda: dml.gather(X, np.ma.array([1, 2], mask=[False, True]), axis=0), "indices", "masked"),
+        (lambda: dml.gather(X, np.ma.array([1, 2], mask=[False, True]), axis=0), "indices",
+         "masked"),
         (lambda: dml.tile(np.ones(2, np.clongdouble), (2,)), "x", "dtype complex"),
     ],
 )  # fmt: skip
@@ -49,3 +50,20 @@ def test_to_strided_buffer_writes_into_a_numpy_out_buffer():
         for j in range(3):
             expected[2 * i + 3 * j] = x[i, j]
     np.testing.assert_array_equal(out, expected)
+
+
+def test_arrays_on_different_devices_are_named():
+    import jax
+
+    if len(jax.devices()) < 2:
+        pytest.skip("needs two devices (the tests' conftest makes eight on the CPU)")
+    first, second = jax.devices()[:2]
+    x = jax.device_put(jnp.arange(4.0), first)
+    indices = jax.device_put(jnp.array([1, 2]), second)
+    with pytest.raises(dml.errors.InvalidArgumentError, match=r"dmljax\.gather: indices") as e:
+        dml.gather(x, indices, axis=0)
+    assert e.value.field == "indices"
+    assert "device_put" in str(e.value)
+    # Any other ValueError passes through unchanged.
+    with pytest.raises(dml.errors.InvalidArgumentError, match="axis"):
+        dml.gather(x, jax.device_put(indices, first), axis=5)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import re
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeGuard, TypeVar
@@ -659,12 +661,20 @@ def _fast_path(
     parameters = ", ".join(arrays + statics)
     source = (
         f"def call({parameters}):\n"
-        f"    if {' and '.join(tests) or 'True'}:\n"
-        f"        return jitted({', '.join(arrays + canonical)})\n"
-        f"    return slow(({''.join(a + ', ' for a in arrays)}), "
+        f"    try:\n"
+        f"        if {' and '.join(tests) or 'True'}:\n"
+        f"            return jitted({', '.join(arrays + canonical)})\n"
+        f"        return slow(({''.join(a + ', ' for a in arrays)}), "
         f"({''.join(s + ', ' for s in statics)}))\n"
+        f"    except ValueError as error:\n"
+        f"        replacement = misplaced(error)\n"
+        f"        if replacement is None:\n"
+        f"            raise\n"
+        f"        raise replacement from error\n"
     )
+    names = [spec.name for spec in array_specs]
     namespace = {
+        "misplaced": functools.partial(_misplaced_arrays, op, names),
         "concrete": _CONCRETE_ARRAY_TYPES,
         "jitted": jitted,
         "slow": slow,
@@ -676,6 +686,23 @@ def _fast_path(
     call = namespace["call"]
     call.__qualname__ = f"FunctionalFace({op}).call"
     return call
+
+
+def _misplaced_arrays(op: str, names: Sequence[str], error: ValueError) -> Exception | None:
+    """JAX's error for arrays on different devices, naming the face and its argument
+    (JAX names an internal closure and ``args[1]``); None for any other error."""
+    text = str(error)
+    if "incompatible devices" not in text:
+        return None
+    found = [names[int(k)] for k in re.findall(r"args\[(\d+)\]", text) if int(k) < len(names)]
+    first, other = (found[0], found[-1]) if len(found) >= 2 else (names[0], ", ".join(names))
+    return InvalidArgumentError(
+        op,
+        other,
+        f"on the devices of {first} (one call runs on one set of devices)",
+        "an array on other devices",
+        hint=f"Move it with jax.device_put({other}, {first}.sharding).",
+    )
 
 
 class FunctionalFace:

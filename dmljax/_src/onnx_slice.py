@@ -55,8 +55,8 @@ def _axis_window(dim: int, start: int, end: int, step: int) -> tuple[int, int, i
     SliceHelper's ``end - start`` can hit for bounds near INT32_MIN.
 
     SliceHelper wraps a negative end only when ``starts[i] > INT32_MIN`` (it tests
-    the start, not the end), so ``starts=[INT64_MIN], ends=[-1]`` gives it an
-    empty window. That contradicts ONNX, whose sentinel INT64_MIN means "the
+    the start, not the end, after the saturating cast), so any start at or below
+    ``-2**31`` (INT64_MIN among them) with ``ends=[-1]`` gives it an empty window. That contradicts ONNX, whose sentinel INT64_MIN means "the
     first element", and ORT's own CPU kernel; here a negative end always counts
     from the back.
     """
@@ -150,9 +150,10 @@ def onnx_slice_window(
     empty slice (the CPU kernel reads to the first element instead), and a
     ``start`` still before the first element after counting from the back gives
     an empty slice (the CPU kernel reads the first element when ``end`` is
-    before it too). One departure from the provider: after a ``start`` of
-    INT64_MIN its SliceHelper leaves a negative ``end`` uncounted (a slip that
-    empties ``x[INT64_MIN:-1]``); here ``end`` counts from the back, as ONNX,
+    before it too). One departure from the provider: after a ``start`` at or
+    below ``-2**31`` (INT64_MIN among them, as its INT32 cast saturates) its
+    SliceHelper leaves a negative ``end`` uncounted (a slip that empties
+    ``x[-2**31:-1]`` and ``x[INT64_MIN:-1]``); here ``end`` counts from the back, as ONNX,
     the CPU kernel and NumPy have it. The window is exact for every axis shorter
     than 2**31, the limit of the provider's INT32 arithmetic.
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ArgumentError", "ArgumentTypeError", "InvalidArgumentError"]
+__all__ = ["ArgumentError", "ArgumentTypeError", "InvalidArgumentError", "NarrowedIndicesWarning"]
 
 
 class ArgumentError(Exception):
@@ -80,4 +80,21 @@ class ArgumentTypeError(ArgumentError, TypeError):
     ... except TypeError as e:  # an ArgumentTypeError is a TypeError
     ...     print(type(e).__name__, e.field)
     ArgumentTypeError desc
+    """
+
+
+class NarrowedIndicesWarning(UserWarning):
+    """64-bit NumPy indices whose values a :func:`jax.jit` boundary would wrap to 32 bits.
+
+    dmljax saturates them while ``jax_enable_x64`` is off, which keeps out-of-range
+    indices out of range; a ``jax.jit`` around the call converts them first and wraps
+    them (``2**32 + 1`` becomes ``1``), which dmljax cannot see.
+
+    >>> import warnings, numpy as np, jax.numpy as jnp, dmljax as dml
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     dml.gather(jnp.arange(3.0), np.array([2**32 + 1]), axis=0)
+    Array([2.], dtype=float32)
+    >>> caught[0].category.__name__
+    'NarrowedIndicesWarning'
     """

@@ -1849,6 +1849,7 @@ def test_sub_byte_indices_work_like_8_bit_ones(narrow: Any) -> None:
         np.testing.assert_array_equal(call(indices), call(wide))
 
 
+@pytest.mark.filterwarnings("ignore::dmljax.errors.NarrowedIndicesWarning")
 def test_numpy_64_bit_scalar_indices_keep_their_meaning_without_x64() -> None:
     # Like NumPy arrays of int64: saturated to 32 bits, so out of range stays out of range.
     x = np.arange(5, dtype=np.float32)

@@ -287,6 +287,7 @@ def test_functional_face_refuses_an_empty_axis_and_traced_axes():
     assert e.value.field == "axis"
 
 
+@pytest.mark.filterwarnings("ignore::dmljax.errors.NarrowedIndicesWarning")
 def test_numpy_int64_indices_keep_their_meaning_without_x64():
     x = jnp.arange(5)
     with jax.enable_x64(False):

@@ -67,3 +67,17 @@ def test_arrays_on_different_devices_are_named():
     # Any other ValueError passes through unchanged.
     with pytest.raises(dml.errors.InvalidArgumentError, match="axis"):
         dml.gather(x, jax.device_put(indices, first), axis=5)
+
+
+def test_64_bit_numpy_indices_past_int32_warn_and_stay_out_of_range():
+    import warnings
+
+    from dmljax.errors import NarrowedIndicesWarning
+
+    x = jnp.zeros(4)
+    with pytest.warns(NarrowedIndicesWarning, match="jax_enable_x64"):
+        out = dml.scatter(x, np.array([2**32 + 1]), jnp.ones(1), axis=0)
+    np.testing.assert_array_equal(out, x)  # dropped, not written to x[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dml.gather(x, np.array([1, -1], np.int64), axis=0)  # values that fit: no warning

@@ -58,6 +58,7 @@ def test_negative_indices_wrap_from_fl_3_0():
     assert index_rules.wraps_negative_indices(dml.FeatureLevel.LATEST)
 
 
+@pytest.mark.filterwarnings("ignore::dmljax.errors.NarrowedIndicesWarning")
 def test_as_index_array_saturates_numpy_64_bit_without_x64():
     with jax.enable_x64(False):
         signed = index_rules.as_index_array(

@@ -14,6 +14,7 @@ input type, so a lowering can hand them to ``lax.gather``/``lax.scatter``.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import jax
@@ -23,7 +24,7 @@ import numpy as np
 from dmljax._src.arguments import as_array
 from dmljax._src.dtypes import x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
-from dmljax.errors import InvalidArgumentError
+from dmljax.errors import InvalidArgumentError, NarrowedIndicesWarning
 
 __all__ = [
     "NEGATIVE_INDICES_SINCE",
@@ -67,7 +68,17 @@ def as_index_array(indices: Any, *, op: str, field: str) -> jax.Array | np.ndarr
     if isinstance(indices, np.ndarray) and indices.dtype.itemsize == 8 and not x64_enabled():
         narrow = np.dtype(np.int32 if np.issubdtype(indices.dtype, np.signedinteger) else np.uint32)
         info = np.iinfo(narrow)
-        indices = np.clip(indices, info.min, info.max).astype(narrow)
+        saturated = np.clip(indices, info.min, info.max)
+        if indices.size and not np.array_equal(saturated, indices):
+            warnings.warn(
+                f"{op}: {field} holds 64-bit values beyond {narrow.name}; dmljax keeps them "
+                "out of range here, but a jax.jit around this call would wrap them to "
+                f"{narrow.name} before dmljax sees them (2**32 + 1 becomes 1). Enable "
+                "jax_enable_x64 or pass int32 indices.",
+                NarrowedIndicesWarning,
+                stacklevel=4,
+            )
+        indices = saturated.astype(narrow)
     return indices
 
 

@@ -56,9 +56,10 @@ def _axis_window(dim: int, start: int, end: int, step: int) -> tuple[int, int, i
 
     SliceHelper wraps a negative end only when ``starts[i] > INT32_MIN`` (it tests
     the start, not the end, after the saturating cast), so any start at or below
-    ``-2**31`` (INT64_MIN among them) with ``ends=[-1]`` gives it an empty window. That contradicts ONNX, whose sentinel INT64_MIN means "the
-    first element", and ORT's own CPU kernel; here a negative end always counts
-    from the back.
+    ``-2**31`` (INT64_MIN among them) with ``ends=[-1]`` gives it an empty
+    window. That contradicts ONNX, whose sentinel INT64_MIN means "the first
+    element", and ORT's own CPU kernel; here a negative end always counts from
+    the back.
     """
     if start < 0:
         start += dim

@@ -81,3 +81,30 @@ def test_64_bit_numpy_indices_past_int32_warn_and_stay_out_of_range():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         dml.gather(x, np.array([1, -1], np.int64), axis=0)  # values that fit: no warning
+
+
+def _donating_scatter():
+    f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
+    desc = dml.ScatterOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+        indices_tensor=dml.TensorDesc(data_type=i32, sizes=(4,)),
+        updates_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+        output_tensor=dml.TensorDesc(data_type=f32, sizes=(4,)),
+        axis=0,
+    )
+    return dml.compile_operator(desc, donate_input=True)
+
+
+def test_a_donated_input_passed_twice_or_reused_is_explained():
+    op = _donating_scatter()
+    i = jnp.array([3, 2, 1, 0], jnp.int32)
+    x = jnp.arange(4.0)
+    with pytest.raises(dml.errors.InvalidArgumentError, match="updates_tensor") as e:
+        op(x, i, x)
+    assert e.value.field == "input_tensor"
+    out = op(x, i, jnp.ones(4))
+    np.testing.assert_array_equal(out, jnp.ones(4))
+    if x.is_deleted():  # donation is honoured on this backend
+        with pytest.raises(dml.errors.InvalidArgumentError, match="earlier call") as e:
+            op(x, i, jnp.ones(4))
+        assert e.value.field == "input_tensor"

@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 import jax
+from jax.core import Tracer
 
 from dmljax._src.dtypes import require_x64, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
@@ -174,9 +175,40 @@ class CompiledOperator:
             "a keyword argument",
         )
 
+    def _check_donation(self, arrays: tuple[Any, ...], out_buffer: Any) -> None:
+        """The donated first input is a live array passed once (JAX's own errors for
+        these name neither the operator nor the argument)."""
+        donated = arrays[0]
+        if not isinstance(donated, jax.Array) or isinstance(donated, Tracer):
+            return
+        field = self._inputs[0][0]
+        if donated.is_deleted():
+            raise InvalidArgumentError(
+                self._op,
+                field,
+                "an array whose buffer is still live",
+                "an array an earlier call with donate_input=True consumed",
+                hint="Pass a fresh array, or the earlier call's result.",
+            )
+        others = [name for (name, _), a in zip(self._inputs[1:], arrays[1:], strict=False)
+                  if a is donated]  # fmt: skip
+        if out_buffer is donated:
+            others.append("out_buffer")
+        if others:
+            raise InvalidArgumentError(
+                self._op,
+                field,
+                f"an array not also passed as {', '.join(others)}: with donate_input=True its "
+                "buffer becomes the result",
+                "the same array twice",
+                hint="Pass a copy (jnp.array(x, copy=True)) as the other argument.",
+            )
+
     def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
         if named:
             self._refuse_keywords(named)
+        if self.donate_input and arrays:
+            self._check_donation(arrays, out_buffer)
         if out_buffer is None:
             return self._dispatch(*arrays)
         return self._dispatch(*arrays, out_buffer=out_buffer)

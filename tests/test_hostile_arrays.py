@@ -108,3 +108,18 @@ def test_a_donated_input_passed_twice_or_reused_is_explained():
         with pytest.raises(dml.errors.InvalidArgumentError, match="earlier call") as e:
             op(x, i, jnp.ones(4))
         assert e.value.field == "input_tensor"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dml.gather(jnp.float32(1.0), jnp.array([0]), axis=0),
+        lambda: dml.gather_elements(jnp.float32(1.0), jnp.int32(0), axis=0),
+        lambda: dml.scatter(jnp.float32(1.0), jnp.int32(0), jnp.float32(2), axis=0),
+    ],
+)
+def test_an_axis_of_a_0_d_array_says_it_has_none(call):
+    with pytest.raises(dml.errors.InvalidArgumentError, match="has none") as e:
+        call()
+    assert e.value.field == "axis"
+    assert "[0, 0)" not in str(e.value)

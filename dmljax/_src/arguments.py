@@ -162,6 +162,14 @@ def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:
 def normalize_axis(axis: Any, ndim: int, *, op: str, field: str = "axis") -> int:
     """A static axis of an ``ndim``-D array in ``[-ndim, ndim)``, as a value in ``[0, ndim)``."""
     axis = static_int(axis, op=op, field=field)
+    if ndim == 0:
+        raise InvalidArgumentError(
+            op,
+            field,
+            "an axis of the array, which has none (it is 0-D)",
+            axis,
+            hint="Give the array at least one dimension, e.g. x[None].",
+        )
     if not -ndim <= axis < ndim:
         raise InvalidArgumentError(
             op, field, f"in [{-ndim}, {ndim}) for an array of {ndim} dimensions", axis

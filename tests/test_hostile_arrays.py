@@ -123,3 +123,20 @@ def test_an_axis_of_a_0_d_array_says_it_has_none(call):
         call()
     assert e.value.field == "axis"
     assert "[0, 0)" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda k: dml.tile(k, (2,)),
+        lambda k: dml.scatter(k, jnp.array([0]), k[1:2], axis=0),
+        lambda k: dml.gather(k, jnp.array([0]), axis=0),
+    ],
+)
+def test_typed_key_arrays_are_refused_with_the_way_around(call):
+    import jax
+
+    keys = jax.random.split(jax.random.key(0), 4)
+    with pytest.raises(ArgumentTypeError, match="key_data") as e:
+        call(keys)
+    assert e.value.field == "x"

@@ -206,6 +206,15 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     JAX cannot hold.
     """
     if isinstance(x, jax.Array):
+        if jnp.issubdtype(x.dtype, jax.dtypes.prng_key):
+            raise ArgumentTypeError(
+                op,
+                field,
+                "an array of numbers or bools (dmljax does not move typed PRNG keys yet)",
+                f"a key array of dtype {x.dtype}",
+                hint="Move the raw key data, jax.random.key_data(k), and rewrap the result "
+                "with jax.random.wrap_key_data(...); its last axis holds each key's words.",
+            )
         return x
     if isinstance(x, np.ma.MaskedArray):
         raise ArgumentTypeError(

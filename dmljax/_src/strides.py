@@ -44,7 +44,7 @@ __all__ = [
 
 # The largest tensor whose offsets are enumerated to prove a non-nested output
 # layout free of overlaps (a boolean per buffer element, 16 MiB at most).
-_MAX_ENUMERATED_ELEMENTS = 2**24
+_MAX_ENUMERATED_ELEMENTS = 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,6 +171,49 @@ def read_strided(buffer: jax.Array, desc: TensorDesc) -> jax.Array:
 
 
 @functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)
+def _overlap(sizes: tuple[int, ...], strides: tuple[int, ...]) -> tuple[str, str] | None:
+    """Why a non-nested layout is refused (what was expected, what was given), or None.
+
+    Decided once per layout (cached). Two dimensions of sizes ``n0, n1`` and
+    strides ``s0, s1`` overlap exactly when a step of ``s1 / g`` along the first
+    and ``s0 / g`` back along the second (``g = gcd(s0, s1)``, the smallest steps
+    that cancel) both fit, so that case costs nothing; more dimensions are
+    enumerated up to :data:`_MAX_ENUMERATED_ELEMENTS` offsets and refused beyond.
+    """
+    given = f"{strides} with sizes {sizes}"
+    dims = [(n, st) for n, st in zip(sizes, strides, strict=True) if n > 1]
+    if len(dims) == 2 and all(st > 0 for _, st in dims):
+        (n0, s0), (n1, s1) = dims
+        g = math.gcd(s0, s1)
+        if s1 // g < n0 and s0 // g < n1:
+            return (
+                "strides that put every output element at its own offset (overlapping "
+                "outputs have no defined value)",
+                f"{given}, which write elements {s1 // g} apart along one dimension and "
+                f"{s0 // g} along the other to one offset",
+            )
+        return None
+    if math.prod(sizes) > _MAX_ENUMERATED_ELEMENTS:
+        return (
+            "a layout whose dimensions nest by stride (each stride a multiple of the next "
+            "and at least its extent), two interleaved dimensions, or one small enough to "
+            f"be checked for overlaps (at most {_MAX_ENUMERATED_ELEMENTS} elements)",
+            given,
+        )
+    offsets = np.zeros((1,), np.int64)
+    for size, stride in zip(sizes, strides, strict=True):
+        offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).reshape(-1)
+    repeated = offsets.size - np.unique(offsets).size
+    if repeated:
+        return (
+            "strides that put every output element at its own offset (overlapping outputs "
+            "have no defined value)",
+            f"{given}, which write {repeated} elements twice",
+        )
+    return None
+
+
 def require_non_overlapping(desc: TensorDesc, *, op: str, field: str) -> None:
     """An output desc must address each buffer element at most once.
 
@@ -192,27 +235,10 @@ def require_non_overlapping(desc: TensorDesc, *, op: str, field: str) -> None:
                 0,
             )
         return
-    offsets = np.zeros((1,), np.int64)
-    for size, stride in zip(desc.sizes, desc.strides, strict=True):
-        offsets = (offsets[:, None] + np.arange(size, dtype=np.int64) * stride).reshape(-1)
-        if offsets.size > _MAX_ENUMERATED_ELEMENTS:
-            raise InvalidArgumentError(
-                op,
-                f"{field}.strides",
-                "a layout whose dimensions nest by stride (each stride a multiple of the next "
-                "and at least its extent), or one small enough to be checked for overlaps "
-                f"(at most {_MAX_ENUMERATED_ELEMENTS} elements)",
-                f"{desc.strides} with sizes {desc.sizes}",
-            )
-    repeated = offsets.size - np.unique(offsets).size
-    if repeated:
-        raise InvalidArgumentError(
-            op,
-            f"{field}.strides",
-            "strides that put every output element at its own offset (overlapping outputs "
-            "have no defined value)",
-            f"{desc.strides} with sizes {desc.sizes}, which write {repeated} elements twice",
-        )
+    problem = _overlap(desc.sizes, desc.strides)
+    if problem is not None:
+        expected, given = problem
+        raise InvalidArgumentError(op, f"{field}.strides", expected, given)
 
 
 def check_buffer_array(buffer: Any, desc: TensorDesc, *, op: str, field: str) -> None:

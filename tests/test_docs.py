@@ -86,8 +86,13 @@ def test_every_public_name_has_an_api_entry():
 def test_the_errors_module_is_documented_with_its_members():
     text = API.read_text()
     assert re.search(r"^\.\. automodule:: dmljax\.errors$", text, re.MULTILINE)
-    # automodule's members are the module's __all__: every public error class.
-    assert set(dml.errors.__all__) == {"ArgumentError", "ArgumentTypeError", "InvalidArgumentError"}
+    # automodule's members are the module's __all__: every public error and warning class.
+    assert set(dml.errors.__all__) == {
+        "ArgumentError",
+        "ArgumentTypeError",
+        "InvalidArgumentError",
+        "NarrowedIndicesWarning",
+    }
 
 
 @pytest.mark.parametrize("page", sorted(OPERATOR_PAGES))

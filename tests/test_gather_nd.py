@@ -306,6 +306,7 @@ def test_functional_face_refusals(x_shape, indices, batch_dims, field, fragment)
     assert e.value.field == field
 
 
+@pytest.mark.filterwarnings("ignore::dmljax.errors.NarrowedIndicesWarning")
 def test_numpy_int64_indices_keep_their_meaning_without_x64():
     x = jnp.arange(10).reshape(5, 2)
     with jax.enable_x64(False):

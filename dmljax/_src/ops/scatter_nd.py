@@ -108,37 +108,11 @@ def _scatter_nd_output_sizes(desc: ScatterNdOperatorDesc) -> tuple[tuple[int, ..
     return desc.input_tensor.sizes, "input_tensor.sizes"
 
 
-def _last_writes(x: jax.Array, targets: jax.Array, updates: jax.Array, t: int) -> jax.Array:
-    """``x`` with each block overwritten by its last writer (in row-major tuple order).
+def _winners(targets: jax.Array, dims: tuple[int, ...]) -> tuple[jax.Array, jax.Array]:
+    """Each block's last writer, as the row-major position of its tuple (-1 where no
+    tuple lands), and every tuple's position.
 
-    A scatter-max of the tuples' row-major positions finds each block's last
-    writer exactly (max is order-independent); one fused pass over ``x`` then
-    reads that writer's block, or keeps ``x`` where no tuple landed. That pass
-    replaces the overwrite scatter: no second scatter, and no gather per tuple.
-    """
-    count = math.prod(targets.shape[:-1])
-    dtype = np.int32 if count < np.iinfo(np.int32).max else np.int64
-    positions = jnp.arange(count, dtype=dtype).reshape(targets.shape[:-1])
-    dims, block = x.shape[:t], x.shape[t:]
-    winners = lax.scatter_max(
-        jnp.full(dims, -1, dtype),
-        targets,
-        positions,
-        lax.ScatterDimensionNumbers((), tuple(range(t)), tuple(range(t))),
-        mode=_DROP,
-    )
-    rows = updates.reshape(count, *block)
-    picked = jnp.take(rows, jnp.maximum(winners, 0).reshape(-1), axis=0, mode="clip")
-    landed = (winners >= 0).reshape(*dims, *(1,) * len(block))
-    return jnp.where(landed, picked.reshape(x.shape), x)
-
-
-def _last_writers_only(targets: jax.Array, dims: tuple[int, ...]) -> jax.Array:
-    """``targets`` with every tuple but the last (in row-major order) per block dropped.
-
-    A scatter-max of the tuples' row-major positions finds each block's last
-    writer exactly (max is order-independent); the others are pointed out of
-    range, so the remaining tuples are unique and any backend writes the same.
+    A scatter-max of the positions finds it exactly: max is order-independent.
     """
     count = math.prod(targets.shape[:-1])
     dtype = np.int32 if count < np.iinfo(np.int32).max else np.int64
@@ -151,6 +125,31 @@ def _last_writers_only(targets: jax.Array, dims: tuple[int, ...]) -> jax.Array:
         lax.ScatterDimensionNumbers((), tuple(range(t)), tuple(range(t))),
         mode=_DROP,
     )
+    return winners, positions
+
+
+def _last_writes(x: jax.Array, targets: jax.Array, updates: jax.Array, t: int) -> jax.Array:
+    """``x`` with each block overwritten by its last writer (in row-major tuple order).
+
+    One fused pass over ``x`` reads each block's winning update, or keeps ``x``
+    where no tuple landed: no second scatter, and no gather per tuple.
+    """
+    dims, block = x.shape[:t], x.shape[t:]
+    winners, positions = _winners(targets, dims)
+    rows = updates.reshape(positions.size, *block)
+    picked = jnp.take(rows, jnp.maximum(winners, 0).reshape(-1), axis=0, mode="clip")
+    landed = (winners >= 0).reshape(*dims, *(1,) * len(block))
+    return jnp.where(landed, picked.reshape(x.shape), x)
+
+
+def _last_writers_only(targets: jax.Array, dims: tuple[int, ...]) -> jax.Array:
+    """``targets`` with every tuple but the last (in row-major order) per block dropped.
+
+    The others are pointed out of range, so the remaining tuples are unique and
+    any backend writes the same.
+    """
+    t = len(dims)
+    winners, positions = _winners(targets, dims)
     winner_at_target = lax.gather(
         winners,
         targets,

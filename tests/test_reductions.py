@@ -15,7 +15,7 @@ import pytest
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import reductions, reference
+from dmljax._src import exact_sum, reductions, reference
 from dmljax._src.reductions import ReductionPlan, plan_reduction
 
 F32 = np.dtype(np.float32)
@@ -247,11 +247,16 @@ def test_deterministic_sums_and_products_equal_the_reference(dtype, reduction, o
         text = fn.lower(*args).as_text()
     scatter = lambda *a, reduction: reference.scatter(*a, axis=0, reduction=reduction)
     _assert_same(out, _expected(x, indices, updates, reduction, scatter))
-    if targets * count > reductions.DETERMINISTIC_LANE_BUDGET:
-        assert "stablehlo.sort" in text
-        assert "unique_indices = true" in text
-    else:
-        assert f"tensor<{count}x{targets}xf32>" in text  # one lane per update
+    lowering = reductions.fixed_order_lowering(jnp.float32, reduction, windows=count,
+                                               targets=targets)  # fmt: skip
+    assert lowering == ("limbs" if reduction == "add" else "lanes" if targets == 16 else "sort")
+    marker = {
+        "limbs": f"{targets}x{exact_sum.limb_layout(count).limbs}xi32>",  # limb sums
+        "lanes": f"tensor<{count}x{targets}xf32>",  # one lane per update
+        "sort": "unique_indices = true",
+    }
+    assert marker[lowering] in text
+    assert ("stablehlo.sort" in text) == (lowering == "sort")
 
 
 @pytest.mark.parametrize("reduction", ["add", "mul"])

@@ -54,6 +54,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from dmljax._src import exact_sum
+
 __all__ = [
     "CONTENDED",
     "CONTENDED_WIDE",
@@ -61,8 +63,10 @@ __all__ = [
     "LANE_BUDGET",
     "REDUCTIONS",
     "WIDE",
+    "FixedOrder",
     "Reduction",
     "ReductionPlan",
+    "fixed_order_lowering",
     "gather",
     "order_matters",
     "plan_as",
@@ -288,6 +292,33 @@ def _update_targets(
     return lax.gather(positions, indices, gather_numbers, slice_sizes, mode=mode, fill_value=x.size)
 
 
+FixedOrder = Literal["limbs", "lanes", "sort"]
+
+
+def fixed_order_lowering(
+    dtype: Any, reduction: Reduction, *, windows: int, targets: int
+) -> FixedOrder:
+    """How ``deterministic=True`` combines a float sum or product, from sizes only.
+
+    ``"limbs"``: a float32 sum (16-bit floats accumulate in float32) written as integer
+    limbs of a fixed point per target (:mod:`dmljax._src.exact_sum`): integer atomics
+    give the same bits in any order, so the result ignores the updates' order too.
+    ``"lanes"``: a lane per scatter index where ``windows * targets`` fits in
+    :data:`DETERMINISTIC_LANE_BUDGET`, reduced by XLA in a fixed order. ``"sort"``: a
+    stable sort by target, a segmented scan and one scatter with unique indices.
+
+    >>> fixed_order_lowering(jnp.float32, "add", windows=2**20, targets=2**20)
+    'limbs'
+    >>> fixed_order_lowering(jnp.float32, "mul", windows=2**20, targets=2**20)
+    'sort'
+    """
+    if reduction == "add" and np.dtype(dtype) == np.float32 and windows <= exact_sum.MAX_COUNT:
+        return "limbs"
+    if windows * targets <= DETERMINISTIC_LANE_BUDGET:
+        return "lanes"
+    return "sort"
+
+
 def _in_fixed_order(
     x: jax.Array,
     indices: jax.Array,
@@ -295,20 +326,24 @@ def _in_fixed_order(
     dimension_numbers: lax.ScatterDimensionNumbers,
     reduction: Reduction,
     mode: lax.GatherScatterMode,
+    lowering: FixedOrder | None = None,
 ) -> jax.Array:
-    """The reduction with every target's updates combined in one fixed order.
+    """The reduction with every target's updates combined in an order fixed by the
+    indices and the updates' order (or, for ``"limbs"``, in no order at all).
 
-    With few enough scatter indices each gets a lane of its own (no two updates meet
-    in one cell, so no atomic decides an order), and the lanes are reduced by XLA's
-    reduction, whose order is fixed. Otherwise the update elements are sorted by
-    target (stably: the given order within a target), each target's run is combined
-    by a segmented scan (a fixed tree), and each total is combined into ``x`` once.
+    See :func:`fixed_order_lowering`: with lanes no two updates meet in one cell, so no
+    atomic decides an order; with the sort, each target's run is combined by a
+    segmented scan (a fixed tree) and each total is combined into ``x`` once.
     """
     windows = math.prod(indices.shape[:-1])
-    if windows * x.size <= DETERMINISTIC_LANE_BUDGET:
+    if lowering is None:
+        lowering = fixed_order_lowering(x.dtype, reduction, windows=windows, targets=x.size)
+    if lowering == "lanes":
         return _privatised(x, indices, updates, dimension_numbers, reduction, windows, mode)
     targets = _update_targets(x, indices, updates, dimension_numbers, mode).reshape(-1)
     values = updates.reshape(-1)
+    if lowering == "limbs":
+        return _exact_sum(x, targets, values, windows).reshape(x.shape)
     targets, values = lax.sort((targets, values), num_keys=1, is_stable=True)
     starts = jnp.concatenate([jnp.ones((1,), bool), targets[1:] != targets[:-1]])
     combine = _COMBINE[reduction]
@@ -325,11 +360,64 @@ def _in_fixed_order(
         x.reshape(-1),
         last[:, None],
         running,
-        lax.ScatterDimensionNumbers((), (0,), (0,)),
+        _FLAT,
         mode=lax.GatherScatterMode.FILL_OR_DROP,
         unique_indices=True,
     )
     return totals.reshape(x.shape)
+
+
+_FLAT = lax.ScatterDimensionNumbers((), (0,), (0,))
+_FLAT_ROWS = lax.ScatterDimensionNumbers((1,), (0,), (0,))
+
+
+def _integer_scatter(
+    target: jax.Array,
+    positions: jax.Array,
+    values: jax.Array,
+    reduction: Reduction,
+) -> jax.Array:
+    """A flat integer scatter (exact in any order), privatised where the plan says so."""
+    dn = _FLAT if target.ndim == 1 else _FLAT_ROWS
+    window = math.prod(target.shape[1:])
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    plan = plan_reduction(
+        target.dtype, reduction, targets=target.size, updates=values.size, window=window
+    )
+    if plan.lanes == 1:
+        return _SCATTERS[reduction](target, positions[:, None], values, dn, mode=drop)
+    return _privatised(target, positions[:, None], values, dn, reduction, plan.lanes, drop)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(3,))
+def _exact_sum(x: jax.Array, positions: jax.Array, values: jax.Array, count: int) -> jax.Array:
+    """Flat float32 ``x`` plus ``values`` summed at ``positions`` (``x.size``: dropped) as
+    integer limbs, at most ``count`` per target: the same bits in any order.
+
+    Its derivative is the sum's, written as a scatter-add of the tangents, whose
+    transpose (the gradient) is a gather: deterministic as well.
+    """
+    flat = x.reshape(-1)
+    layout = exact_sum.limb_layout(count)
+    keys = exact_sum.exponent_keys(values)
+    top = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, keys, "max")
+    scale = jnp.take(top, positions, mode="clip")  # a dropped update's scale is never used
+    limbs = exact_sum.encode(values, scale, layout)
+    sums = _integer_scatter(jnp.zeros((*flat.shape, layout.limbs), np.int32), positions,
+                            limbs, "add")  # fmt: skip
+    total = exact_sum.decode(sums, top, layout)
+    return lax.select(total == 0, flat, flat + total)
+
+
+@_exact_sum.defjvp
+def _exact_sum_jvp(
+    count: int, primals: tuple[jax.Array, jax.Array, jax.Array], tangents: tuple[Any, Any, Any]
+) -> tuple[jax.Array, jax.Array]:
+    x, positions, values = primals
+    dx, _, dvalues = tangents
+    out = _exact_sum(x, positions, values, count)
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    return out, lax.scatter_add(dx.reshape(-1), positions[:, None], dvalues, _FLAT, mode=drop)
 
 
 def scatter_reduce(
@@ -341,6 +429,7 @@ def scatter_reduce(
     *,
     mode: lax.GatherScatterMode,
     deterministic: bool = False,
+    fixed_order: FixedOrder | None = None,
 ) -> jax.Array:
     """``x`` with ``updates`` combined into it by ``reduction``, as :func:`plan_reduction` says.
 
@@ -349,14 +438,16 @@ def scatter_reduce(
     ever promised. With ``deterministic`` a float sum or product combines each
     target's updates in an order fixed by the indices and the updates' order, so
     the bits are the same on every run (XLA:CPU's scatter is a serial loop, and
-    already so).
+    already so); ``fixed_order`` overrides :func:`fixed_order_lowering` (for benchmarks).
     """
     window = math.prod(updates.shape[d] for d in dimension_numbers.update_window_dims)
     plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size, window=window)
     wide = plan.accumulator
     x_wide, updates_wide = x.astype(wide), updates.astype(wide)
     if deterministic and order_matters(x.dtype, reduction) and _backend() != "cpu":
-        out = _in_fixed_order(x_wide, indices, updates_wide, dimension_numbers, reduction, mode)
+        out = _in_fixed_order(
+            x_wide, indices, updates_wide, dimension_numbers, reduction, mode, fixed_order
+        )
     elif plan.lanes == 1:
         out = _SCATTERS[reduction](x_wide, indices, updates_wide, dimension_numbers, mode=mode)
     else:

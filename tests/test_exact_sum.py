@@ -1,0 +1,96 @@
+"""Sums as integer limbs: the same bits in any order, and at least float32's accuracy."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src import exact_sum, reductions
+
+
+def _sums(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
+    layout = exact_sum.limb_layout(values.size)
+
+    @jax.jit
+    def run(v: jax.Array, p: jax.Array) -> jax.Array:
+        top = jnp.zeros(targets, jnp.int32).at[p].max(exact_sum.exponent_keys(v))
+        limbs = exact_sum.encode(v, top[p], layout)
+        sums = jnp.zeros((targets, layout.limbs), jnp.int32).at[p].add(limbs)
+        return exact_sum.decode(sums, top, layout)
+
+    return np.asarray(run(jnp.asarray(values), jnp.asarray(positions)))
+
+
+def _values(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "normal":
+        v = rng.standard_normal(n)
+    elif kind == "every exponent":
+        v = rng.standard_normal(n) * 10.0 ** rng.integers(-40, 38, n)
+    elif kind == "subnormal":
+        v = rng.standard_normal(n) * 1e-42
+    elif kind == "cancelling":
+        v = rng.choice([1.0, -1.0, 3e38, -3e38, 1e-45, 0.0, -0.0], n)
+    else:
+        v = rng.standard_normal(n)
+        v[rng.integers(0, n, 3)] = rng.choice([np.inf, -np.inf, np.nan], 3)
+    return v.astype(np.float32)
+
+
+KINDS = ["normal", "every exponent", "subnormal", "cancelling", "non-finite"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(6))
+def test_limb_sums_ignore_the_order_and_beat_a_float32_sum(kind, seed):
+    rng = np.random.default_rng(seed)
+    n, targets = int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+    values, positions = _values(kind, n, rng), rng.integers(0, targets, n)
+    out = _sums(values, positions, targets)
+    order = rng.permutation(n)
+    assert _sums(values[order], positions[order], targets).tobytes() == out.tobytes()
+    exact, magnitude = np.zeros(targets), np.zeros(targets)
+    with np.errstate(invalid="ignore"):
+        np.add.at(exact, positions, values.astype(np.float64))
+    np.add.at(magnitude, positions, np.abs(values.astype(np.float64)))
+    with np.errstate(over="ignore"):
+        rounded = exact.astype(np.float32)
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(exact))
+    infinite = np.isinf(exact)
+    np.testing.assert_array_equal(out[infinite], exact[infinite])
+    finite = np.isfinite(rounded)
+    # A float32 sum in any order errs up to n * 2**-24 * sum|u|; limbs by far less.
+    # XLA:CPU flushes subnormal results to zero, hence the 2**-126.
+    bound = 2.0**-23 * np.abs(exact) + 2.0**-26 * magnitude + 2.0**-126
+    assert (np.abs(out[finite] - exact[finite]) <= bound[finite]).all()
+
+
+def test_limb_layouts_never_overflow_a_limb_sum():
+    for count in (1, 2, 3, 1000, 2**20, 2**20 + 1, 2**24):
+        layout = exact_sum.limb_layout(count)
+        assert count * (2**layout.bits - 1) < 2**31
+        assert layout.guard >= 8  # bits kept below a float32 ulp of the largest update
+        assert layout.limbs * layout.bits == 24 + layout.guard
+    with pytest.raises(ValueError, match="1 to 16777216 updates per target"):
+        exact_sum.limb_layout(2**24 + 1)
+
+
+def test_a_deterministic_sum_differentiates_like_a_sum():
+    rng = np.random.default_rng(3)
+    x = jnp.asarray(rng.standard_normal(64), jnp.float32)
+    indices = jnp.asarray(rng.integers(-64, 80, 4096))  # negative, and dropped beyond 63
+    updates = jnp.asarray(rng.standard_normal(4096), jnp.float32)
+    with reductions.plan_as("gpu"):
+
+        def f(x, u):
+            return dml.scatter(x, indices, u, axis=0, reduction="add", deterministic=True)
+
+        text = jax.jit(f).lower(x, updates).as_text()
+        assert "stablehlo.bitcast_convert" in text
+        check_grads(f, (x, updates), order=2, modes=["fwd", "rev"], atol=1e-2, rtol=1e-2)
+        got = jax.vjp(f, x, updates)[1](jnp.arange(64.0, dtype=jnp.float32))
+    want = jax.vjp(lambda x, u: dml.scatter(x, indices, u, axis=0, reduction="add"), x,
+                   updates)[1](jnp.arange(64.0, dtype=jnp.float32))  # fmt: skip
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -7,7 +7,7 @@ import pytest
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import exact_sum, reductions
+from dmljax._src import exact_sum, log_product, reductions
 
 
 def _sums(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
@@ -94,3 +94,84 @@ def test_a_deterministic_sum_differentiates_like_a_sum():
                    updates)[1](jnp.arange(64.0, dtype=jnp.float32))  # fmt: skip
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def _products(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
+    layout = exact_sum.limb_layout(values.size)
+
+    @jax.jit
+    def run(v: jax.Array, p: jax.Array) -> jax.Array:
+        words = log_product.encode(v, layout)
+        sums = jnp.zeros((targets, words.shape[-1]), jnp.int32).at[p].add(words)
+        return log_product.decode(sums, layout)
+
+    return np.asarray(run(jnp.asarray(values), jnp.asarray(positions)))
+
+
+FACTORS = ["near one", "every exponent", "subnormal", "signed zeros", "non-finite"]
+
+
+@pytest.mark.parametrize("kind", FACTORS)
+@pytest.mark.parametrize("seed", range(6))
+def test_log_products_ignore_the_order_within_float32_bounds(kind, seed):
+    rng = np.random.default_rng(seed)
+    n, targets = int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+    values = np.exp(rng.normal(0, 1e-3, n))
+    if kind == "every exponent":
+        values = rng.choice([-1, 1], n) * 2.0 ** rng.integers(-20, 20, n) * rng.uniform(1, 2, n)
+    elif kind == "subnormal":
+        values[rng.integers(0, n, 4)] = [1e-40, -3e-44, 1e-45, 2e-39]
+    elif kind == "signed zeros":
+        values[rng.integers(0, n, 4)] = [0.0, -0.0, -0.0, -1.0]
+    elif kind == "non-finite":
+        values[rng.integers(0, n, 4)] = [np.inf, -np.inf, np.nan, 0.0]
+    values, positions = values.astype(np.float32), rng.integers(0, targets, n)
+    out = _products(values, positions, targets)
+    order = rng.permutation(n)
+    assert _products(values[order], positions[order], targets).tobytes() == out.tobytes()
+    exact, counts = np.ones(targets), np.zeros(targets)
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        np.multiply.at(exact, positions, values.astype(np.float64))
+    np.add.at(counts, positions, 1)
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(exact))
+    number = ~np.isnan(exact)  # a NaN's sign is unspecified
+    np.testing.assert_array_equal(np.signbit(out[number]), np.signbit(exact[number]))
+    with np.errstate(over="ignore"):
+        rounded = exact.astype(np.float32)
+    special = np.isinf(rounded) | (exact == 0)
+    np.testing.assert_array_equal(out[special], rounded[special])
+    # A float32 product in any order errs by count * 2**-24; the logarithms and the
+    # power add 2**-22. XLA:CPU flushes subnormal results to zero.
+    bound = (counts * 2.0**-24 + 2.0**-22) * np.abs(exact) + 2.0**-126
+    finite = np.isfinite(rounded)
+    assert (np.abs(out[finite] - exact[finite]) <= bound[finite]).all()
+
+
+def test_a_deterministic_product_differentiates_like_a_product():
+    rng = np.random.default_rng(4)
+    x = jnp.asarray(rng.uniform(0.5, 1.5, 16), jnp.float32)
+    indices = jnp.asarray(rng.integers(-16, 20, 64))  # negative, and dropped beyond 15
+    updates = rng.uniform(0.5, 1.5, 64)
+    updates[[3, 10, 11]] = 0.0  # one zero alone in a target, two zeros in one target
+    indices = indices.at[10].set(indices[11])
+    updates = jnp.asarray(updates, jnp.float32)
+    with reductions.plan_as("gpu"):
+
+        def f(x, u):
+            return dml.scatter(x, indices, u, axis=0, reduction="mul", deterministic=True)
+
+        assert "stablehlo.sort" not in jax.jit(f).lower(x, updates).as_text()
+        check_grads(f, (x, updates), order=1, modes=["fwd", "rev"], atol=1e-2, rtol=1e-2)
+        check_grads(f, (x, updates), order=2, modes=["rev"], atol=5e-2, rtol=5e-2)
+        got = jax.jacrev(f, (0, 1))(x, updates)
+    want = jax.jacrev(_one_update_at_a_time, (0, 2))(x, np.asarray(indices), updates)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def _one_update_at_a_time(x, indices, updates):
+    """The product as a chain of scatters of one update each (JAX differentiates those)."""
+    for index, value in zip(indices, updates, strict=True):
+        if -x.size <= index < x.size:
+            x = x.at[index].multiply(value)
+    return x

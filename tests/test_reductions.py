@@ -249,14 +249,41 @@ def test_deterministic_sums_and_products_equal_the_reference(dtype, reduction, o
     _assert_same(out, _expected(x, indices, updates, reduction, scatter))
     lowering = reductions.fixed_order_lowering(jnp.float32, reduction, windows=count,
                                                targets=targets)  # fmt: skip
-    assert lowering == ("limbs" if reduction == "add" else "lanes" if targets == 16 else "sort")
-    marker = {
-        "limbs": f"{targets}x{exact_sum.limb_layout(count).limbs}xi32>",  # limb sums
-        "lanes": f"tensor<{count}x{targets}xf32>",  # one lane per update
-        "sort": "unique_indices = true",
-    }
-    assert marker[lowering] in text
-    assert ("stablehlo.sort" in text) == (lowering == "sort")
+    assert lowering == "limbs"
+    words = exact_sum.limb_layout(count).limbs + (0 if reduction == "add" else 3)
+    assert f"{targets}x{words}xi32>" in text  # the integer sums
+    assert "stablehlo.sort" not in text
+
+
+@pytest.mark.parametrize("lowering", ["limbs", "lanes", "sort"])
+@pytest.mark.parametrize("reduction", ["add", "mul"])
+def test_each_fixed_order_lowering_equals_the_reference(reduction, lowering):
+    # float64 and more than 2**23 updates per target take the lanes or the sort.
+    rng = np.random.default_rng(zlib.crc32(f"{reduction} {lowering}".encode()))
+    x, indices, updates = _operands(jnp.float32, reduction, 64, "random", rng, count=512)
+    keep = (indices >= 0) & (indices < 64)
+    with reductions.plan_as("gpu"):
+        out = jax.jit(
+            reductions.scatter_reduce,
+            static_argnames=(
+                "dimension_numbers",
+                "reduction",
+                "mode",
+                "deterministic",
+                "fixed_order",
+            ),
+        )(  # fmt: skip
+            jnp.asarray(x),
+            jnp.asarray(indices[keep])[:, None],
+            jnp.asarray(updates[keep]),
+            dimension_numbers=jax.lax.ScatterDimensionNumbers((), (0,), (0,)),
+            reduction=reduction,
+            mode=jax.lax.GatherScatterMode.FILL_OR_DROP,
+            deterministic=True,
+            fixed_order=lowering,
+        )
+    scatter = lambda *a, reduction: reference.scatter(*a, axis=0, reduction=reduction)
+    _assert_same(out, _expected(x, indices[keep], updates[keep], reduction, scatter))
 
 
 @pytest.mark.parametrize("reduction", ["add", "mul"])

@@ -34,7 +34,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["MAX_COUNT", "LimbLayout", "decode", "encode", "exponent_keys", "limb_layout"]
+__all__ = [
+    "MAX_COUNT",
+    "LimbLayout",
+    "carried",
+    "decode",
+    "encode",
+    "exponent_keys",
+    "fields",
+    "limb_layout",
+    "power_of_two",
+]
 
 MAX_COUNT = 2**24
 """The most updates per target the limbs can hold (limbs of 7 bits)."""
@@ -67,7 +77,7 @@ def limb_layout(count: int) -> LimbLayout:
     return LimbLayout(bits, limbs, limbs * bits - _MANTISSA)
 
 
-def _fields(values: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+def fields(values: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """Sign, biased exponent (1 for subnormals), 24-bit integer mantissa and raw exponent
     field of float32 ``values``: ``value == ±mantissa * 2**(exponent - 150)``."""
     raw = jax.lax.bitcast_convert_type(values.astype(jnp.float32), jnp.int32)
@@ -80,7 +90,7 @@ def _fields(values: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Arr
 def exponent_keys(values: jax.Array) -> jax.Array:
     """Per update: its exponent (0 for a zero, 255 for an infinity or a NaN), whose
     maximum over a target's updates scales that target's fixed point."""
-    _, exponent, mantissa, field = _fields(values)
+    _, exponent, mantissa, field = fields(values)
     return jnp.where(field == _NONFINITE, _NONFINITE, jnp.where(mantissa == 0, 0, exponent))
 
 
@@ -91,7 +101,7 @@ def encode(values: jax.Array, top: jax.Array, layout: LimbLayout) -> jax.Array:
     In a target whose top is 255 only the non-finite updates count: +inf in limb 0,
     -inf in limb 1, a NaN in both.
     """
-    negative, exponent, mantissa, field = _fields(values)
+    negative, exponent, mantissa, field = fields(values)
     shift = top - exponent
     mask = (1 << layout.bits) - 1
     limbs = []
@@ -110,14 +120,26 @@ def encode(values: jax.Array, top: jax.Array, layout: LimbLayout) -> jax.Array:
     return jnp.stack(limbs, axis=-1)
 
 
-def _power_of_two(exponent: jax.Array) -> jax.Array:
+def carried(sums: jax.Array, layout: LimbLayout) -> list[jax.Array]:
+    """Limb sums ``(..., limbs)`` with their carries passed up: every limb but the last
+    in ``[0, 2**bits)``, the last signed; the same integer, lowest limb first."""
+    mask = (1 << layout.bits) - 1
+    limbs = [sums[..., k] for k in range(layout.limbs)]
+    for k in range(layout.limbs - 1):
+        # No overflow: |carry| <= count, and count * 2**bits <= 2**31.
+        carry = limbs[k] >> layout.bits
+        limbs[k] = limbs[k] & mask
+        limbs[k + 1] = limbs[k + 1] + carry
+    return limbs
+
+
+def power_of_two(exponent: jax.Array) -> jax.Array:
     """``2.0**exponent`` in float32, exactly, for exponents in [-126, 127]."""
     return jax.lax.bitcast_convert_type((exponent + 127) << 23, jnp.float32)
 
 
 def decode(sums: jax.Array, top: jax.Array, layout: LimbLayout) -> jax.Array:
     """The float32 totals of limb sums ``(..., limbs)`` in the fixed points of ``top``."""
-    mask = (1 << layout.bits) - 1
     limbs = [sums[..., k] for k in range(layout.limbs)]
     nonfinite = top == _NONFINITE
     special = jnp.where(
@@ -125,16 +147,12 @@ def decode(sums: jax.Array, top: jax.Array, layout: LimbLayout) -> jax.Array:
         np.float32(np.nan),
         jnp.where(limbs[0] > 0, np.float32(np.inf), np.float32(-np.inf)),
     )
-    for k in range(layout.limbs - 1):
-        # No overflow: |carry| <= count, and count * 2**bits <= 2**31.
-        carry = limbs[k] >> layout.bits
-        limbs[k] = limbs[k] & mask
-        limbs[k + 1] = limbs[k + 1] + carry
+    limbs = carried(sums, layout)
     total = limbs[-1].astype(jnp.float32)
     step = np.float32(2.0**layout.bits)
     for limb in reversed(limbs[:-1]):
         total = total * step + limb.astype(jnp.float32)
     scale = top - 150 - layout.guard
     half = scale >> 1
-    total = total * _power_of_two(half) * _power_of_two(scale - half)
+    total = total * power_of_two(half) * power_of_two(scale - half)
     return jnp.where(nonfinite, special, total)

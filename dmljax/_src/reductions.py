@@ -54,7 +54,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from dmljax._src import exact_sum
+from dmljax._src import exact_sum, log_product
 
 __all__ = [
     "CONTENDED",
@@ -300,20 +300,24 @@ def fixed_order_lowering(
 ) -> FixedOrder:
     """How ``deterministic=True`` combines a float sum or product, from sizes only.
 
-    ``"limbs"``: a float32 sum (16-bit floats accumulate in float32) written as integer
-    limbs of a fixed point per target (:mod:`dmljax._src.exact_sum`): integer atomics
-    give the same bits in any order, so the result ignores the updates' order too.
+    ``"limbs"``: a float32 sum or product (16-bit floats accumulate in float32) written
+    as integers: a sum as the limbs of a fixed point per target
+    (:mod:`dmljax._src.exact_sum`), a product as counts, exponents and the limbs of its
+    factors' logarithms (:mod:`dmljax._src.log_product`). Integer atomics give the same
+    bits in any order, so the result ignores the updates' order too.
     ``"lanes"``: a lane per scatter index where ``windows * targets`` fits in
     :data:`DETERMINISTIC_LANE_BUDGET`, reduced by XLA in a fixed order. ``"sort"``: a
     stable sort by target, a segmented scan and one scatter with unique indices.
 
     >>> fixed_order_lowering(jnp.float32, "add", windows=2**20, targets=2**20)
     'limbs'
-    >>> fixed_order_lowering(jnp.float32, "mul", windows=2**20, targets=2**20)
+    >>> fixed_order_lowering(jnp.float64, "mul", windows=2**20, targets=2**20)
     'sort'
     """
-    if reduction == "add" and np.dtype(dtype) == np.float32 and windows <= exact_sum.MAX_COUNT:
-        return "limbs"
+    if np.dtype(dtype) == np.float32:
+        most = exact_sum.MAX_COUNT if reduction == "add" else log_product.MAX_COUNT
+        if windows <= most:
+            return "limbs"
     if windows * targets <= DETERMINISTIC_LANE_BUDGET:
         return "lanes"
     return "sort"
@@ -343,7 +347,8 @@ def _in_fixed_order(
     targets = _update_targets(x, indices, updates, dimension_numbers, mode).reshape(-1)
     values = updates.reshape(-1)
     if lowering == "limbs":
-        return _exact_sum(x, targets, values, windows).reshape(x.shape)
+        combined = _exact_sum if reduction == "add" else _log_product
+        return combined(x, targets, values, windows).reshape(x.shape)
     targets, values = lax.sort((targets, values), num_keys=1, is_stable=True)
     starts = jnp.concatenate([jnp.ones((1,), bool), targets[1:] != targets[:-1]])
     combine = _COMBINE[reduction]
@@ -522,3 +527,46 @@ def _planned_gather_jvp(
         copies, _with_lanes(indices, plan.lanes), lane_numbers, (1, *slice_sizes), mode=mode
     )
     return y, dy.astype(x.dtype)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(3,))
+def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: int) -> jax.Array:
+    """Flat float32 ``x`` times ``values`` multiplied at ``positions`` (``x.size``:
+    dropped), as integers, at most ``count`` per target: the same bits in any order.
+
+    Its derivative is the product's: ``x`` times the other factors for each update (the
+    product over the update where it is not zero), written as a scatter-add of the
+    tangents, whose transpose is a gather.
+    """
+    flat = x.reshape(-1)
+    layout = exact_sum.limb_layout(count)
+    words = log_product.encode(values, layout)
+    sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
+                            words, "add")  # fmt: skip
+    return flat * log_product.decode(sums, layout)
+
+
+@_log_product.defjvp
+def _log_product_jvp(
+    count: int, primals: tuple[jax.Array, jax.Array, jax.Array], tangents: tuple[Any, Any, Any]
+) -> tuple[jax.Array, jax.Array]:
+    x, positions, values = primals
+    dx, _, dvalues = tangents
+    flat = x.reshape(-1)
+    # Each part through _log_product again, so that the derivative differentiates too.
+    ones = jnp.ones_like(flat)
+    product = _log_product(ones, positions, values, count)
+    nonzero = _log_product(ones, positions, jnp.where(values != 0, values, 1), count)
+    zero = (values == 0).astype(np.int32)
+    zeros = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, zero, "add")
+    at = lambda table: jnp.take(table, positions, mode="clip")
+    others = jnp.where(
+        values != 0,
+        jnp.where(at(zeros) == 0, at(product) / jnp.where(values != 0, values, 1), 0),
+        jnp.where(at(zeros) == 1, at(nonzero), 0),
+    )
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    dupdates = lax.scatter_add(
+        jnp.zeros_like(flat), positions[:, None], others * dvalues, _FLAT, mode=drop
+    )
+    return flat * product, dx.reshape(-1) * product + flat * dupdates

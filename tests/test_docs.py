@@ -168,6 +168,13 @@ def test_the_performance_page_shows_the_committed_runs():
         assert (
             f"| {row['name']} | {ms['dmljax']:.3f} | {ms['dmljax_det']:.3f} | {cost:.2f}x |" in page
         )
+    scatter = json.loads((DOCS / "bench-h100-scatter.json").read_text())
+    assert "{download}`bench-h100-scatter.json`" in page
+    ms = {case["name"]: 1e3 * case["time_s"]["dmljax"] for case in scatter["cases"]}
+    for name in (name for name in ms if name.endswith(" deterministic")):
+        default, chosen = ms[name.removesuffix(" deterministic")], ms[name]
+        row = f"| {name} | {default:.3f} | {chosen:.3f} | {chosen / default:.2f}x |"
+        assert row in page, name
     scaling = json.loads((DOCS / "scaling-h200x2.json").read_text())
     for result in scaling["results"]:
         assert f"| {result['time_ms']:.3f} | {result['scaling']:.2f}x |" in page

@@ -282,7 +282,9 @@ def compile_operator(
         feature_level: the DirectML feature level to validate against.
         deterministic: make results DirectML leaves unspecified the same on
             every backend: for SCATTER with duplicate indices, the last update
-            in row-major order wins. Other operators are deterministic anyway.
+            in row-major order wins; float sums and products of the dmljax
+            reductions have the same bits on every run (docs/performance.md,
+            "Deterministic reductions"). Other operators are deterministic anyway.
         donate_input: give the first input's buffer to the result, so that XLA
             can write the output in place (SCATTER without the operand copy).
             The caller must not use that array afterwards. Needs an output of

@@ -262,26 +262,16 @@ def test_each_fixed_order_lowering_equals_the_reference(reduction, lowering):
     rng = np.random.default_rng(zlib.crc32(f"{reduction} {lowering}".encode()))
     x, indices, updates = _operands(jnp.float32, reduction, 64, "random", rng, count=512)
     keep = (indices >= 0) & (indices < 64)
+    flat = jax.lax.ScatterDimensionNumbers((), (0,), (0,))
+    drop = jax.lax.GatherScatterMode.FILL_OR_DROP
+
+    @jax.jit
+    def run(x, indices, updates):
+        return reductions.scatter_reduce(x, indices[:, None], updates, flat, reduction,
+                                         mode=drop, deterministic=True, fixed_order=lowering)  # fmt: skip
+
     with reductions.plan_as("gpu"):
-        out = jax.jit(
-            reductions.scatter_reduce,
-            static_argnames=(
-                "dimension_numbers",
-                "reduction",
-                "mode",
-                "deterministic",
-                "fixed_order",
-            ),
-        )(  # fmt: skip
-            jnp.asarray(x),
-            jnp.asarray(indices[keep])[:, None],
-            jnp.asarray(updates[keep]),
-            dimension_numbers=jax.lax.ScatterDimensionNumbers((), (0,), (0,)),
-            reduction=reduction,
-            mode=jax.lax.GatherScatterMode.FILL_OR_DROP,
-            deterministic=True,
-            fixed_order=lowering,
-        )
+        out = run(jnp.asarray(x), jnp.asarray(indices[keep]), jnp.asarray(updates[keep]))
     scatter = lambda *a, reduction: reference.scatter(*a, axis=0, reduction=reduction)
     _assert_same(out, _expected(x, indices[keep], updates[keep], reduction, scatter))
 

@@ -267,8 +267,10 @@ def test_each_fixed_order_lowering_equals_the_reference(reduction, lowering):
 
     @jax.jit
     def run(x, indices, updates):
-        return reductions.scatter_reduce(x, indices[:, None], updates, flat, reduction,
-                                         mode=drop, deterministic=True, fixed_order=lowering)  # fmt: skip
+        return reductions.scatter_reduce(
+            x, indices[:, None], updates, flat, reduction, mode=drop, deterministic=True,
+            fixed_order=lowering,
+        )  # fmt: skip
 
     with reductions.plan_as("gpu"):
         out = run(jnp.asarray(x), jnp.asarray(indices[keep]), jnp.asarray(updates[keep]))

@@ -349,3 +349,34 @@ def test_deterministic_sums_give_the_same_bits_over_100_runs(dtype, reduction, t
     else:  # both within n * 2**-24 (relative) of the exact product, and 2**-22 for the logs
         np.testing.assert_allclose(first.astype(np.float32), default,
                                    rtol=2 * (2.0**-24 * n + 2.0**-22) + 2 * eps)  # fmt: skip
+
+
+def _one_update_at_a_time(x, indices, updates):
+    """A product as a chain of scatters of one update each, which JAX differentiates."""
+    for index, value in zip(indices, updates, strict=True):
+        if -x.shape[0] <= index < x.shape[0]:
+            x = x.at[index].multiply(value)
+    return x
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_products_differentiate_with_respect_to_the_updates(backend, deterministic):
+    # JAX's scatter-mul does so only with unique indices; duplicates and zeros here.
+    rng = np.random.default_rng(12)
+    x = jnp.asarray(rng.uniform(0.5, 1.5, 8), jnp.float32)
+    indices = rng.integers(-8, 10, 200)
+    updates = rng.uniform(0.9, 1.1, 200)
+    indices[:3] = 5
+    updates[[0, 1, 7]] = 0.0  # two zeros meet at 5; one zero alone somewhere else
+    indices, updates = jnp.asarray(indices), jnp.asarray(updates, jnp.float32)
+
+    def f(x, u):
+        return dml.scatter(x, indices, u, axis=0, reduction="mul", deterministic=deterministic)
+
+    with reductions.plan_as(backend):
+        check_grads(f, (x, updates), order=2, modes=["fwd", "rev"], atol=5e-2, rtol=5e-2)
+        got = jax.jacrev(f, (0, 1))(x, updates)
+    want = jax.jacrev(_one_update_at_a_time, (0, 2))(x, np.asarray(indices), updates)
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)

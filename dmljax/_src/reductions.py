@@ -453,13 +453,100 @@ def scatter_reduce(
         out = _in_fixed_order(
             x_wide, indices, updates_wide, dimension_numbers, reduction, mode, fixed_order
         )
-    elif plan.lanes == 1:
-        out = _SCATTERS[reduction](x_wide, indices, updates_wide, dimension_numbers, mode=mode)
+    elif reduction == "mul" and jnp.issubdtype(wide, jnp.inexact):
+        out = _product(x_wide, indices, updates_wide, dimension_numbers, mode, plan.lanes)
     else:
-        out = _privatised(
-            x_wide, indices, updates_wide, dimension_numbers, reduction, plan.lanes, mode
-        )
+        out = _planned(x_wide, indices, updates_wide, dimension_numbers, reduction, plan.lanes,
+                       mode)  # fmt: skip
     return out.astype(x.dtype)
+
+
+def _planned(
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    reduction: Reduction,
+    lanes: int,
+    mode: lax.GatherScatterMode,
+) -> jax.Array:
+    if lanes == 1:
+        return _SCATTERS[reduction](x, indices, updates, dimension_numbers, mode=mode)
+    return _privatised(x, indices, updates, dimension_numbers, reduction, lanes, mode)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(3, 4, 5))
+def _product(
+    x: jax.Array,
+    indices: jax.Array,
+    updates: jax.Array,
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    mode: lax.GatherScatterMode,
+    lanes: int,
+) -> jax.Array:
+    """The planned scatter-mul, differentiable with respect to the updates as well
+    (JAX's scatter-mul is so only with unique indices)."""
+    return _planned(x, indices, updates, dimension_numbers, "mul", lanes, mode)
+
+
+@_product.defjvp
+def _product_jvp(
+    dimension_numbers: lax.ScatterDimensionNumbers,
+    mode: lax.GatherScatterMode,
+    lanes: int,
+    primals: tuple[jax.Array, jax.Array, jax.Array],
+    tangents: tuple[Any, Any, Any],
+) -> tuple[jax.Array, jax.Array]:
+    x, indices, updates = primals
+    dx, _, dupdates = tangents
+    positions = _update_targets(x, indices, updates, dimension_numbers, mode).reshape(-1)
+    ones = jnp.ones_like(x)
+
+    def product_of(values: jax.Array) -> jax.Array:
+        values = values.reshape(updates.shape)
+        return _product(ones, indices, values, dimension_numbers, mode, lanes).reshape(-1)
+
+    product, dproduct = _product_tangent(
+        positions, updates.reshape(-1), dupdates.reshape(-1), product_of
+    )
+    flat = x.reshape(-1)
+    return (flat * product).reshape(x.shape), (dx.reshape(-1) * product + flat * dproduct).reshape(
+        x.shape
+    )
+
+
+def _product_tangent(
+    positions: jax.Array,
+    values: jax.Array,
+    dvalues: jax.Array,
+    product_of: Callable[[jax.Array], jax.Array],
+) -> tuple[jax.Array, jax.Array]:
+    """Each target's product of ``values`` (flat, by ``positions``) and its tangent for
+    ``dvalues``: the sum over its updates of ``dvalue`` times the product of the other
+    factors. ``product_of`` must differentiate, and the other factors are written so
+    that they do too (to first order, enough for second derivatives): the nonzero
+    factors' product, times the zero factors (their sum where there is one zero, the
+    other zero where there are two, 0 beyond)."""
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    product = product_of(values)
+    nonzero = product_of(jnp.where(values != 0, values, 1))
+    is_zero = values == 0
+    zeros = _integer_scatter(jnp.zeros(product.shape, np.int32), positions,
+                             is_zero.astype(np.int32), "add")  # fmt: skip
+    zero_sum = lax.scatter_add(jnp.zeros_like(product), positions[:, None],
+                               jnp.where(is_zero, values, 0), _FLAT, mode=drop)  # fmt: skip
+    at = lambda table: jnp.take(table, positions, mode="clip")
+    count, zero_factors = at(zeros), at(zero_sum)
+    other_zeros = jnp.where(
+        is_zero,
+        jnp.where(count == 1, 1, jnp.where(count == 2, zero_factors - values, 0)),
+        jnp.where(count == 0, 1, jnp.where(count == 1, zero_factors, 0)),
+    )
+    others = at(nonzero) / jnp.where(is_zero, 1, values) * other_zeros
+    dproduct = lax.scatter_add(
+        jnp.zeros_like(product), positions[:, None], others * dvalues, _FLAT, mode=drop
+    )
+    return product, dproduct
 
 
 def gather(
@@ -553,20 +640,8 @@ def _log_product_jvp(
     x, positions, values = primals
     dx, _, dvalues = tangents
     flat = x.reshape(-1)
-    # Each part through _log_product again, so that the derivative differentiates too.
     ones = jnp.ones_like(flat)
-    product = _log_product(ones, positions, values, count)
-    nonzero = _log_product(ones, positions, jnp.where(values != 0, values, 1), count)
-    zero = (values == 0).astype(np.int32)
-    zeros = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, zero, "add")
-    at = lambda table: jnp.take(table, positions, mode="clip")
-    others = jnp.where(
-        values != 0,
-        jnp.where(at(zeros) == 0, at(product) / jnp.where(values != 0, values, 1), 0),
-        jnp.where(at(zeros) == 1, at(nonzero), 0),
+    product, dproduct = _product_tangent(
+        positions, values, dvalues, lambda v: _log_product(ones, positions, v, count)
     )
-    drop = lax.GatherScatterMode.FILL_OR_DROP
-    dupdates = lax.scatter_add(
-        jnp.zeros_like(flat), positions[:, None], others * dvalues, _FLAT, mode=drop
-    )
-    return flat * product, dx.reshape(-1) * product + flat * dupdates
+    return flat * product, dx.reshape(-1) * product + flat * dproduct

@@ -1920,6 +1920,7 @@ _PERMUTATION = _RNG.permutation(_WIDTH)  # a gather that reads every element
 _PERMUTATIONS = np.stack([_RNG.permutation(_WIDTH) for _ in range(2)])
 # Scatter into row 1 along axis 0: row 0 keeps the data, row 1 takes the updates.
 _SCATTER_INDICES = np.ones((1, _WIDTH), np.int32)
+_LENGTHS = np.array([[_WIDTH], [4]], np.int32)  # row 0 reversed whole, row 1 its first 4
 # GATHER_ND reads every point (row, permuted column): _PERMUTATION along axis 1 again.
 _POINTS = np.stack(np.broadcast_arrays(np.arange(2)[:, None], _PERMUTATION[None]), axis=-1)
 
@@ -1935,7 +1936,9 @@ def _updates(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x[:1, _PERMUTATION])
 
 
-def _expected_bits(op: str, bits: np.ndarray) -> np.ndarray:
+def _expected_bits(op: str, bits: np.ndarray, dtype: Any) -> np.ndarray:
+    # The fill is 0 in the data type: NaN where the type has no zero (float8_e8m0fnu).
+    zero = np.asarray(0.0).astype(dtype).view(bits.dtype)
     if op in ("gather", "gather_nd"):
         return np.take(bits, _PERMUTATION, axis=1)
     if op == "gather_elements":
@@ -1947,17 +1950,21 @@ def _expected_bits(op: str, bits: np.ndarray) -> np.ndarray:
     if op == "slice1":
         return bits[::-1, ::-1]
     if op == "slice_grad":
-        out = np.zeros((2, 20), bits.dtype)
+        out = np.full((2, 20), zero, bits.dtype)
         out[:, 19::-2] = bits
         return out
     if op == "join":
         return np.concatenate([bits, bits], axis=1)
     if op == "split":
         return bits[:, 3:]
+    if op == "reverse_subsequences":
+        return np.stack([bits[0, ::-1], np.concatenate([bits[1, 3::-1], bits[1, 4:]])])
+    if op == "one_hot":
+        return np.where(np.eye(_WIDTH, dtype=bool), bits[0, 1], bits[0, 0])
     if op == "pad":
         return np.pad(bits, ((0, 1), (3, 12)), mode="reflect")
     if op == "pad_constant":
-        return np.pad(bits, ((0, 1), (3, 2)))  # 0 is +0.0 in every float type
+        return np.pad(bits, ((0, 1), (3, 2)), constant_values=zero)
     return np.tile(bits, (2, 3))
 
 
@@ -1982,6 +1989,10 @@ def _functional(op: str, x: Any, updates: Any) -> jax.Array:
         return dml.join((x, x), axis=1)
     if op == "split":
         return dml.split(x, (3, 7), axis=1)[1]
+    if op == "reverse_subsequences":
+        return dml.reverse_subsequences(x, _LENGTHS, axis=1)
+    if op == "one_hot":
+        return dml.one_hot(np.arange(_WIDTH, dtype=np.int32), x[0, :2], depth=_WIDTH)
     if op == "pad":
         return dml.pad(x, (0, 3), (1, 12), mode="reflection")
     if op == "pad_constant":
@@ -2037,6 +2048,19 @@ def _desc_face(op: str, x: np.ndarray, updates: np.ndarray) -> jax.Array:
             input_window_strides=(1, -2),
         )  # fmt: skip
         return dml.compile_operator(desc)(x)
+    if op == "reverse_subsequences":
+        desc = dml.ReverseSubsequencesOperatorDesc(
+            input_tensor=data, sequence_lengths_tensor=td(_LENGTHS.shape, U32),
+            output_tensor=data, axis=1,
+        )  # fmt: skip
+        return dml.compile_operator(desc)(x, _LENGTHS.astype(np.uint32))
+    if op == "one_hot":
+        desc = dml.OneHotOperatorDesc(
+            indices_tensor=td((_WIDTH, 1), U32), values_tensor=td((1, 2), data_type),
+            output_tensor=td((_WIDTH, _WIDTH), data_type), axis=1,
+        )  # fmt: skip
+        indices = np.arange(_WIDTH, dtype=np.uint32).reshape(_WIDTH, 1)
+        return dml.compile_operator(desc)(indices, np.ascontiguousarray(x[:1, :2]))
     if op == "join":
         desc = dml.JoinOperatorDesc(
             input_tensors=(data, data), output_tensor=td((2, 20), data_type), axis=1,
@@ -2100,7 +2124,7 @@ def _assert_moves_bits_exactly(op: str, face: str, bits: np.ndarray, dtype: Any)
     x = bits.view(dtype)
     out = np.asarray(_FACES[face](op, x, _updates(x)))
     assert out.dtype == x.dtype
-    np.testing.assert_array_equal(out.view(bits.dtype), _expected_bits(op, bits))
+    np.testing.assert_array_equal(out.view(bits.dtype), _expected_bits(op, bits, dtype))
 
 
 @pytest.mark.parametrize("op", _OPS)
@@ -2110,24 +2134,55 @@ def test_special_floats_pass_through_bit_exactly(op: str, face: str, dtype_name:
     _assert_moves_bits_exactly(op, face, bits, _FLOATS[dtype_name][0])
 
 
+def _eager_vmap(op: str, x: Any, updates: Any) -> jax.Array:
+    return jax.vmap(functools.partial(_functional, op))(x[None], updates[None])[0]
+
+
+def _without_jit(op: str, x: Any, updates: Any) -> jax.Array:
+    with jax.disable_jit():
+        return _functional(op, x, updates)
+
+
+_FACES["functional-eager-vmap"] = _eager_vmap
+_FACES["functional-disable-jit"] = _without_jit
+# Every float type JAX has: float64 under x64, the float8 types (sub-byte floats have no NaN).
+_ALL_FLOATS = ("float64", "float32", "float16", "bfloat16",
+               *(n for n in dir(jnp) if n.startswith("float8_")))  # fmt: skip
+
+
+def _payloads(name: str) -> np.ndarray:
+    """Ten bit patterns of ``name``: NaN payloads of both signs first, then others."""
+    if name in _NAN_PAYLOADS:
+        row = np.array(_NAN_PAYLOADS[name], _FLOATS[name][1])
+    elif name == "float64":
+        row = np.array([0x7FF0000000000001, 0xFFF0000000000001, 0x7FF8DEADBEEF0000,
+                        0xFFF8DEADBEEF0000, 0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF,
+                        0x8000000000000000, 0x7FF0000000000000, 0x3FF0000000000000,
+                        0xBFF0000000000000], np.uint64)  # fmt: skip
+    else:
+        every = np.arange(256, dtype=np.uint8)
+        nan = np.isnan(every.view(getattr(jnp, name)).astype(np.float32))
+        nans = every[nan][:6]
+        row = np.concatenate([nans, every[~nan][len(nans) - _WIDTH :]])
+    return np.stack([row, row[::-1]])
+
+
 def _nan_payload_params() -> list[Any]:
-    # XLA:CPU computes scatters of bfloat16 in float32, which turns every NaN of the
-    # operand into the canonical one (jnp's x.at[i].set does the same; jax 0.10.2).
-    cpu_scatter_gap = pytest.mark.xfail(
-        jax.default_backend() == "cpu",
-        strict=True,
-        reason="XLA:CPU canonicalizes bfloat16 NaN payloads in scatter, as x.at[i].set does",
-    )
-    params = []
-    for op in _OPS:
-        for face, name in _FACES_AND_DTYPES:
-            scatters = op in ("scatter", "scatter_nd") and name == "bfloat16"
-            marks = [cpu_scatter_gap] if scatters else []
-            params.append(pytest.param(op, face, name, marks=marks))
-    return params
+    # DirectML has no bfloat16 or float8 types: the desc face runs the other three.
+    params = [("desc", name) for name in ("float64", "float32", "float16")]
+    params += [(face, name) for face in _FACES if face != "desc" for name in _ALL_FLOATS]
+    return [pytest.param(op, face, name) for op in (*_OPS, "reverse_subsequences", "one_hot")
+            for face, name in params]  # fmt: skip
 
 
 @pytest.mark.parametrize(("op", "face", "dtype_name"), _nan_payload_params())
 def test_nan_payloads_pass_through_bit_exactly(op: str, face: str, dtype_name: str) -> None:
-    bits = _bits(dtype_name, _NAN_PAYLOADS)
-    _assert_moves_bits_exactly(op, face, bits, _FLOATS[dtype_name][0])
+    bits = _payloads(dtype_name)
+    dtype = np.float64 if dtype_name == "float64" else getattr(jnp, dtype_name)
+    with jax.enable_x64(dtype_name == "float64"):
+        try:
+            _assert_moves_bits_exactly(op, face, bits, dtype)
+        except dml.errors.InvalidArgumentError as error:
+            if "never supports FLOAT64" not in str(error):
+                raise
+            pytest.skip("DirectML's support table has no FLOAT64 for this operator")

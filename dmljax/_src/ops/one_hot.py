@@ -22,7 +22,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import bitwise, feature_levels as fl, operator as contract, reference, sweeps
 from dmljax._src.arguments import static_int
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -101,8 +101,6 @@ def one_hot_lowering(
     Compares and a select, which XLA fuses into one pass over the output, as
     :func:`jax.nn.one_hot`.
     """
-    flat = values.reshape(-1)
-    off, on = flat[0], flat[1]
     position_type = _position_type(np.dtype(indices.dtype), depth)
     positions = indices.astype(position_type)
     shape = (*indices.shape[:axis], depth, *indices.shape[axis + 1 :])
@@ -112,7 +110,12 @@ def one_hot_lowering(
         # -1 names position depth - 1: compare with j - depth rather than wrapping the
         # indices first, which XLA runs as a kernel of its own on the GPU.
         hot = hot | (j - position_type.type(depth) == positions)
-    return jnp.where(hot, on, off)
+
+    def select(values: jax.Array, _: Any) -> jax.Array:
+        flat = values.reshape(-1)
+        return jnp.where(hot, flat[1], flat[0])
+
+    return bitwise.exactly(select, values)
 
 
 def _position_type(index_type: np.dtype[Any], depth: int) -> np.dtype[Any]:

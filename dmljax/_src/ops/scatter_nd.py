@@ -24,7 +24,14 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, rules, sweeps
+from dmljax._src import (
+    bitwise,
+    feature_levels as fl,
+    operator as contract,
+    reference,
+    rules,
+    sweeps,
+)
 from dmljax._src.arguments import static_int
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -194,14 +201,19 @@ def scatter_nd_lowering(
             deterministic=deterministic,
         )  # fmt: skip
     if deterministic and math.prod(x.shape[t:]) == 1:
-        return _last_writes(x, targets, updates, t)
+        return bitwise.exactly(lambda x, u, _: _last_writes(x, targets, u, t), x, updates)
     if deterministic:
         # Blocks of several elements: the winners' pass over a table of rows would read
         # every row; dropping the losing tuples costs one int32 per tuple instead.
         targets = _last_writers_only(targets, dims)
-    # DirectML calls duplicate tuples invalid: promising unique indices gives the fast
-    # non-atomic path, as for SCATTER.
-    return lax.scatter(x, targets, updates, dimension_numbers, unique_indices=True, mode=_DROP)
+
+    def overwrite(x: jax.Array, updates: jax.Array, _: Any) -> jax.Array:
+        # DirectML calls duplicate tuples invalid: promising unique indices gives the
+        # fast non-atomic path, as for SCATTER.
+        return lax.scatter(x, targets, updates, dimension_numbers, unique_indices=True,
+                           mode=_DROP)  # fmt: skip
+
+    return bitwise.exactly(overwrite, x, updates)
 
 
 def _desc_lowering(

@@ -18,7 +18,14 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reference, rules, sweeps
+from dmljax._src import (
+    bitwise,
+    feature_levels as fl,
+    operator as contract,
+    reference,
+    rules,
+    sweeps,
+)
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
@@ -129,28 +136,16 @@ def tile_lowering(x: jax.Array, *, repeats: tuple[int, ...]) -> jax.Array:
     """
     if all(repeat == 1 for repeat in repeats):
         return x
+    return bitwise.exactly(lambda x, _: _tiled(x, repeats), x)
+
+
+def _tiled(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
     *major, minor = repeats
-    if (
-        min(repeats) == 0
-        or max(major, default=1) > _MAX_CONCATENATED_REPEAT
-        or _concatenation_may_change_bits(x.dtype)
-    ):
+    if min(repeats) == 0 or max(major, default=1) > _MAX_CONCATENATED_REPEAT:
         return _tile_by_broadcast(x, repeats)
     if minor != 1:
         x = _tile_by_broadcast(x, (*(1 for _ in major), minor))
     return _tile_by_concatenation(x, (*major, 1))
-
-
-def _concatenation_may_change_bits(dtype: Any) -> bool:
-    """Whether XLA may compute a concatenate of ``dtype`` in a wider float type.
-
-    XLA:CPU concatenates bfloat16 and the float8 types through float32, which
-    replaces every NaN's payload with the canonical NaN (jax 0.10.2); a
-    broadcast, like jnp.tile's, keeps every bit.
-    """
-    dtype = np.dtype(dtype)
-    native = (np.float16, np.float32, np.float64)
-    return bool(jnp.issubdtype(dtype, jnp.floating)) and dtype not in native
 
 
 def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> Any:

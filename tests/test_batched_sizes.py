@@ -14,8 +14,11 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import dmljax as dml
+from dmljax._src import sweeps
+from dmljax._src.ops import OPERATORS
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -90,3 +93,21 @@ def test_the_size_guards_let_symbolic_batches_export():
         exported = jax.export.export(jax.jit(fn))(spec)
         concrete = jnp.zeros((5, *spec.shape[1:]), spec.dtype)
         np.testing.assert_array_equal(exported.call(concrete), fn(concrete), err_msg=name)
+
+
+_SWEPT = [op for op in OPERATORS if op.sweep is not None]
+
+
+@pytest.mark.parametrize("operator", _SWEPT, ids=lambda op: op.name)
+def test_every_functional_face_exports_with_a_symbolic_batch(operator):
+    # Each selftest draw, vmapped over a batch whose size jax.export leaves symbolic.
+    (b,) = jax.export.symbolic_shape("b")
+    for seed, dtype in enumerate(sweeps.DATA_DTYPES):
+        case = operator.sweep(np.random.default_rng(seed), dtype)
+        stacked = [np.stack(arrays) for arrays in zip(*case.batch, strict=True)]
+        specs = [jax.ShapeDtypeStruct((b, *a.shape[1:]), a.dtype) for a in stacked]
+        batched = jax.vmap(case.fn)
+        exported = jax.export.export(jax.jit(batched))(*specs)
+        got, want = exported.call(*stacked), batched(*stacked)
+        for out, expected in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
+            np.testing.assert_array_equal(out, expected, err_msg=case.label)

@@ -198,6 +198,9 @@ def _size_guard(extent: int, op: str, field: str, given: str) -> Any:
     def _batched(
         axis_size: int, in_batched: Sequence[bool], *probes: jax.Array
     ) -> tuple[tuple[jax.Array, ...], tuple[bool, ...]]:
+        if not is_static_shape((axis_size,)):
+            # A jax.export symbol: no size to check before the program runs.
+            return probes, tuple(in_batched)
         total = extent * axis_size
         if total > MAX_XLA_BYTES:
             raise InvalidArgumentError(

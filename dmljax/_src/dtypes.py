@@ -150,12 +150,26 @@ def require_x64(data_type: DataType, *, op: str, field: str) -> None:
         )
 
 
+def index_type(largest: Any) -> np.dtype[Any]:
+    """The int type of positions up to ``largest``: int32 where it holds them, else int64;
+    for a :func:`jax.export` symbol, int64 where x64 is on and int32 otherwise.
+
+    >>> index_type(2**31 - 1), index_type(2**31)
+    (dtype('int32'), dtype('int64'))
+    """
+    if not isinstance(largest, (int, np.integer)):
+        return np.dtype(np.int64 if x64_enabled() else np.int32)
+    return np.dtype(np.int32 if largest <= np.iinfo(np.int32).max else np.int64)
+
+
 def require_x64_for_axis(length: int, *, op: str, field: str) -> None:
     """Raises for an indexed axis longer than int32 can count while x64 is off.
 
     Its indices need a 64-bit type; without x64 JAX would narrow them to int32
     and silently wrap, so the far end of the axis would be unreachable.
     """
+    if not isinstance(length, (int, np.integer)):
+        return  # a jax.export symbol, which int32 indices count as far as they reach
     if length > np.iinfo(np.int32).max and not x64_enabled():
         raise InvalidArgumentError(
             op,

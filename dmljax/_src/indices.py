@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from dmljax._src.arguments import as_array
-from dmljax._src.dtypes import x64_enabled
+from dmljax._src.dtypes import index_type, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax.errors import InvalidArgumentError, NarrowedIndicesWarning
 
@@ -86,12 +86,15 @@ Dims = int | tuple[int, ...]
 """One dimension's size, or one per index component along the indices' last axis (ND ops)."""
 
 
-def _largest(dim: Dims) -> int:
-    return max(dim, default=0) if isinstance(dim, tuple) else dim
+def _static(dim: Any) -> bool:
+    """Whether a size is a known integer rather than a :func:`jax.export` symbol."""
+    return isinstance(dim, (int, np.integer))
 
 
 def _jax_index_dtype(dim: Dims) -> np.dtype[Any]:
-    return np.dtype(np.int32 if _largest(dim) <= np.iinfo(np.int32).max else np.int64)
+    sizes = dim if isinstance(dim, tuple) else (dim,)
+    symbol = next((d for d in sizes if not _static(d)), None)
+    return index_type(max(sizes, default=0) if symbol is None else symbol)
 
 
 def _each(dim: Dims, fn: Any) -> Any:
@@ -102,10 +105,17 @@ def _each(dim: Dims, fn: Any) -> Any:
 def _constant(values: Any, dtype: Any, ndim: int) -> jax.Array:
     """``values`` as a constant of ``dtype``: a scalar, or a vector along the last of
     ``ndim`` axes (shaped to broadcast without rank promotion)."""
-    constant = np.asarray(values, dtype=np.dtype(dtype))
-    if constant.ndim:
-        constant = constant.reshape((1,) * (ndim - 1) + constant.shape)
-    return jnp.asarray(constant)
+    items = values if isinstance(values, tuple) else (values,)
+    if all(_static(v) or isinstance(v, (bool, np.bool_)) for v in items):
+        constant = np.asarray(values, dtype=np.dtype(dtype))
+        if constant.ndim:
+            constant = constant.reshape((1,) * (ndim - 1) + constant.shape)
+        return jnp.asarray(constant)
+    # A jax.export symbol among them: its value is only known when the program runs.
+    known = [jnp.asarray(v).astype(dtype) for v in items]
+    if not isinstance(values, tuple):
+        return known[0]
+    return jnp.stack(known).reshape((1,) * (ndim - 1) + (len(known),))
 
 
 def _widened_signed(indices: jax.Array, dim: Dims) -> jax.Array:
@@ -121,6 +131,8 @@ def _last_valid_unsigned(indices: jax.Array, dim: Dims) -> tuple[Any, bool]:
     """The largest valid index of each dimension in the unsigned index type (the type's
     largest value where the dimension is longer), and whether that clips anything."""
     top = int(jnp.iinfo(indices.dtype).max)
+    if not all(_static(d) for d in (dim if isinstance(dim, tuple) else (dim,))):
+        return _each(dim, lambda d: min(max(d - 1, 0), top) if _static(d) else d - 1), True
     last = _each(dim, lambda d: min(max(d - 1, 0), top))
     return last, min(last if isinstance(last, tuple) else (last,), default=top) < top
 

@@ -705,6 +705,19 @@ def _misplaced_arrays(op: str, names: Sequence[str], error: ValueError) -> Excep
     )
 
 
+def _undecided(op: str, error: Exception) -> InvalidArgumentError:
+    """A rule on a :func:`jax.export` symbol that its constraints do not decide."""
+    comparison = str(error).splitlines()[0].rstrip(".")
+    return InvalidArgumentError(
+        op,
+        "a symbolic dimension",
+        "decidable by the rules of the operator",
+        comparison,
+        hint="Give the symbol the bound the operator needs, e.g. "
+        'jax.export.symbolic_shape("b", constraints=("b >= 2",)).',
+    )
+
+
 class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
@@ -749,7 +762,10 @@ class FunctionalFace:
             # Again while tracing: the fast path hands arrays over unchecked (their
             # dtypes, say integer indices, are checked once per signature here).
             xs = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, args, strict=False))
-            return checked(*xs, *args[count:])
+            try:
+                return checked(*xs, *args[count:])
+            except jax.errors.InconclusiveDimensionOperation as error:
+                raise _undecided(op, error) from None
 
         self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
         self.call: Callable[..., Any] = _fast_path(

@@ -23,6 +23,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    dtypes,
     feature_levels as fl,
     operator as contract,
     rules,
@@ -136,7 +137,7 @@ def _banded(begin: int, end: int, x: jax.Array, fill: Any) -> jax.Array:
     # with each of them and fit the index type.
     low, high = -rows, cols
     b, e = min(max(begin, low), high), min(max(end, low), high)
-    index = np.int32 if rows + cols <= np.iinfo(np.int32).max else np.int64
+    index = dtypes.index_type(rows + cols)
     top_x = lax.broadcasted_iota(index, (rows, cols), 1) - lax.broadcasted_iota(
         index, (rows, cols), 0
     )

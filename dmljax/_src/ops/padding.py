@@ -24,6 +24,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    dtypes,
     feature_levels as fl,
     operator as contract,
     reference,
@@ -40,7 +41,7 @@ from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.rules import require_c_int32, require_fits_xla
+from dmljax._src.rules import is_static_shape, require_c_int32, require_fits_xla
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -315,7 +316,7 @@ def _pad_axis(x: jax.Array, axis: int, mode: PaddingMode, start: int, end: int) 
     before = _pieces(x, axis, positions[:start])
     after = _pieces(x, axis, positions[start + size :])
     if len(before) + len(after) > _MAX_PIECES:
-        index_type = np.int32 if size < 2**31 else np.int64
+        index_type = dtypes.index_type(size - 1)
         return jnp.take(x, positions.astype(index_type), axis=axis, mode="clip")
     return lax.concatenate([*before, x, *after], axis)
 
@@ -459,6 +460,14 @@ def _checked_pad(
         require_length(values, x.ndim, op=_FUNCTION, field=field, why=why)
     kept = []
     for i, (size, start, end) in enumerate(zip(x.shape, start_padding, end_padding, strict=True)):
+        if mode != PaddingMode.CONSTANT and (start or end) and not is_static_shape((size,)):
+            raise InvalidArgumentError(
+                _FUNCTION,
+                f"x.shape[{i}]",
+                f"a known size where {mode.name.lower()} padding copies elements (the "
+                "copied positions are laid out when the program is built)",
+                f"the jax.export symbol {size}",
+            )
         crop = max(-start, 0) + max(-end, 0)
         if crop > size:
             raise InvalidArgumentError(

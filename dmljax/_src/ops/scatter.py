@@ -24,6 +24,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    dtypes,
     feature_levels as fl,
     operator as contract,
     reference,
@@ -156,7 +157,7 @@ def scatter_lowering(
     positions = None
     if deterministic and reduction == "none":
         # Each update's coordinate along the axis, taken before any transposition.
-        dtype = np.int32 if updates.shape[axis] < np.iinfo(np.int32).max else np.int64
+        dtype = dtypes.index_type(updates.shape[axis] - 1)
         positions = lax.broadcasted_iota(dtype, updates.shape, axis)
     minor = elements.uses_minor_axis_form(x.ndim, axis)
     if minor:

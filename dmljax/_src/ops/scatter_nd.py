@@ -26,6 +26,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    dtypes,
     feature_levels as fl,
     operator as contract,
     reference,
@@ -122,7 +123,7 @@ def _winners(targets: jax.Array, dims: tuple[int, ...]) -> tuple[jax.Array, jax.
     A scatter-max of the positions finds it exactly: max is order-independent.
     """
     count = math.prod(targets.shape[:-1])
-    dtype = np.int32 if count < np.iinfo(np.int32).max else np.int64
+    dtype = dtypes.index_type(count - 1)
     positions = jnp.arange(count, dtype=dtype).reshape(targets.shape[:-1])
     t = len(dims)
     winners = lax.scatter_max(

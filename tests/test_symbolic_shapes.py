@@ -1,0 +1,90 @@
+"""jax.export with a symbolic dimension on the axis an operator indexes, not only on a batch.
+
+Each export runs on concrete arrays and must equal the direct call (negative and
+out-of-range indices included); a rule that a symbol's constraints do not decide is an
+InvalidArgumentError that names the function and says how to bound the symbol.
+"""
+
+import jax
+import numpy as np
+import pytest
+
+import dmljax as dml
+
+F32, I32 = np.float32, np.int32
+X = np.random.default_rng(0).standard_normal((5, 3)).astype(F32)
+ROWS = np.array([[4, -1, 9], [4, 2, -6]], I32)  # in range, negative, beyond; a duplicate
+
+ALONG_A_SYMBOLIC_AXIS = {
+    "gather": (lambda x, i: dml.gather(x, i, axis=0), np.array([4, -1, 7, -9, 0], I32)),
+    "gather uint32": (lambda x, i: dml.gather(x, i, axis=0), np.array([3, 0, 9], np.uint32)),
+    "gather_elements": (lambda x, i: dml.gather_elements(x, i, axis=0), ROWS),
+    "scatter": (lambda x, i: dml.scatter(x, i, np.ones((2, 3), F32), axis=0), ROWS),
+    "scatter add": (
+        lambda x, i: dml.scatter(x, i, np.ones((2, 3), F32), axis=0, reduction="add"),
+        ROWS,
+    ),
+    "scatter deterministic": (
+        lambda x, i: dml.scatter(x, i, ROWS.astype(F32), axis=0, deterministic=True),
+        ROWS,
+    ),
+    "gather_nd": (lambda x, i: dml.gather_nd(x, i), np.array([[4, 2], [-1, 0], [9, 1]], I32)),
+    "scatter_nd": (
+        lambda x, i: dml.scatter_nd(x, i, np.ones((3, 3), F32)),
+        np.array([[4], [-1], [9]], I32),
+    ),
+    "reverse_subsequences": (
+        lambda x, lengths: dml.reverse_subsequences(x, lengths, axis=0),
+        np.array([[5, 2, 0]], I32),
+    ),
+}
+
+
+def _export(fn, *specs):
+    return jax.export.export(jax.jit(fn))(*specs)
+
+
+@pytest.mark.parametrize("name", ALONG_A_SYMBOLIC_AXIS)
+def test_indexing_along_a_symbolic_axis_exports_and_runs(name):
+    fn, indices = ALONG_A_SYMBOLIC_AXIS[name]
+    (b,) = jax.export.symbolic_shape("b")
+    exported = _export(fn, jax.ShapeDtypeStruct((b, 3), F32),
+                       jax.ShapeDtypeStruct(indices.shape, indices.dtype))  # fmt: skip
+    for rows in (5, 2):  # one export, two sizes: the indices past 2 drop or clamp there
+        np.testing.assert_array_equal(exported.call(X[:rows], indices), fn(X[:rows], indices))
+
+
+def test_a_constraint_decides_a_window_rule():
+    (b,) = jax.export.symbolic_shape("b", constraints=("b >= 2",))
+
+    def window(x):
+        return dml.slice1(x, offsets=(0, 0), sizes=(2, 3), strides=(1, 1))
+
+    exported = _export(window, jax.ShapeDtypeStruct((b, 3), F32))
+    np.testing.assert_array_equal(exported.call(X), window(X))
+
+
+UNDECIDED = {
+    "slice1": (
+        lambda x: dml.slice1(x, offsets=(0, 0), sizes=(2, 3), strides=(1, 1)),
+        ("dmljax.slice1", "'b' < '2'", 'constraints=("b >= 2",)'),
+    ),
+    "slice_grad": (
+        lambda x: dml.slice_grad(x, (8, 3), offsets=(0, 0), sizes=(4, 3), strides=(1, 1)),
+        ("dmljax.slice_grad", "symbolic dimension", "constraints="),
+    ),
+    "pad reflection": (
+        lambda x: dml.pad(x, (1, 0), (1, 0), mode="reflection"),
+        ("dmljax.pad", "x.shape[0]", "jax.export symbol b"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", UNDECIDED)
+def test_an_undecided_rule_is_a_clean_error(name):
+    fn, fragments = UNDECIDED[name]
+    (b,) = jax.export.symbolic_shape("b")
+    with pytest.raises(dml.errors.InvalidArgumentError) as caught:
+        _export(fn, jax.ShapeDtypeStruct((b, 3), F32))
+    for fragment in fragments:
+        assert fragment in str(caught.value)

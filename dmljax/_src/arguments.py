@@ -210,7 +210,8 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
             raise ArgumentTypeError(
                 op,
                 field,
-                "an array of numbers or bools (dmljax does not move typed PRNG keys yet)",
+                "an array of numbers or bools (typed PRNG keys move only where jax.numpy "
+                "moves them: no reductions, no fill values)",
                 f"a key array of dtype {x.dtype}",
                 hint="Move the raw key data, jax.random.key_data(k), and rewrap the result "
                 "with jax.random.wrap_key_data(...); its last axis holds each key's words.",

@@ -25,10 +25,11 @@ import enum
 import functools
 import re
 import typing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeGuard, TypeVar
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
@@ -639,6 +640,58 @@ class DType:
 Static = Axis | Int | IntTuple | Bool | Choice | Number | DType
 
 
+def _is_key_array(x: Any) -> bool:
+    return isinstance(x, jax.Array) and jnp.issubdtype(x.dtype, jax.dtypes.prng_key)
+
+
+def _moves_keys(face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> bool:
+    """Whether ``face`` moves the key arrays among ``arrays`` with these statics."""
+    if not callable(face._keys):
+        return face._keys
+    named = {
+        spec.name: spec.coerce(value, arrays, op=face.op)
+        for spec, value in zip(face._statics, statics, strict=True)
+    }
+    return face._keys(named)
+
+
+def _with_keys(face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
+    """``face`` on key arrays: on each word of their data, the result wrapped as keys."""
+    op = face.op
+    data_specs = [spec for spec in face._arrays if not isinstance(spec, Indices)]
+    if not _moves_keys(face, arrays, statics):
+        return None
+    impls = set()
+    in_axes: list[Any] = []
+    words: list[Any] = []
+    for spec, value in zip(face._arrays, arrays, strict=True):
+        if spec not in data_specs:
+            in_axes.append(None)
+            words.append(value)
+            continue
+        leaves, tree = jax.tree.flatten(value)
+        for i, leaf in enumerate(leaves):
+            if not _is_key_array(leaf):
+                field = spec.name if isinstance(value, jax.Array) else f"{spec.name}[{i}]"
+                raise ArgumentTypeError(
+                    op, field, "a key array, as the other data arguments are",
+                    f"an array of dtype {getattr(leaf, 'dtype', type(leaf).__name__)}",
+                )  # fmt: skip
+            impls.add(jax.random.key_impl(leaf))
+        in_axes.append(jax.tree.unflatten(tree, [-1] * len(leaves)))
+        words.append(jax.tree.unflatten(tree, [jax.random.key_data(k) for k in leaves]))
+    if len(impls) > 1:
+        names = ", ".join(sorted(map(str, impls)))
+        raise ArgumentTypeError(op, data_specs[0].name, "keys of one implementation", names)
+    (impl,) = impls
+
+    def on_words(*words: Any) -> Any:
+        return face.call(*words, *statics)
+
+    moved = jax.vmap(on_words, in_axes=tuple(in_axes), out_axes=-1)(*words)
+    return jax.tree.map(lambda w: jax.random.wrap_key_data(w, impl=impl), moved)
+
+
 def _fast_path(
     op: str,
     array_specs: Sequence[Data],
@@ -735,6 +788,11 @@ class FunctionalFace:
         checked: ``(*arrays, *statics) -> result``.
         specs: one per parameter of ``checked``, in its order: a :class:`Data`
             or :class:`Indices` per array, then a static spec per static.
+        keys: whether typed PRNG key arrays move through the data arguments, as
+            jax.numpy moves them (data movement without arithmetic or fill
+            values), given the coerced statics by name. The face then runs on
+            each word of the keys' data (a vmap over its last axis) and wraps the
+            result as keys of the same implementation.
 
     >>> import jax.numpy as jnp
     >>> def repeat(x, n):
@@ -749,8 +807,10 @@ class FunctionalFace:
         function: Callable[..., Any],
         checked: Callable[..., Any],
         *specs: Data | Static,
+        keys: bool | Callable[[Mapping[str, Any]], bool] = False,
     ) -> None:
         self.function = function
+        self._keys = keys
         self.op = op = f"dmljax.{function.__name__}"
         self._arrays = tuple(spec for spec in specs if isinstance(spec, Data))
         self._statics = tuple(spec for spec in specs if not isinstance(spec, Data))
@@ -774,6 +834,10 @@ class FunctionalFace:
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics
+        if self._keys and any(map(_is_key_array, jax.tree.leaves(arrays))):
+            moved = _with_keys(self, arrays, statics)
+            if moved is not None:
+                return moved
         arrays = tuple(spec.coerce(x, op=op) for spec, x in zip(self._arrays, arrays, strict=True))
         statics = tuple(
             spec.coerce(v, arrays, op=op) for spec, v in zip(specs, statics, strict=True)

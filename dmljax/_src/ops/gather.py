@@ -216,7 +216,12 @@ def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
 
 
 _GATHER_FACE = contract.FunctionalFace(
-    gather, _checked_gather, contract.Data("x"), contract.Indices("indices"), contract.Axis()
+    gather,
+    _checked_gather,
+    contract.Data("x"),
+    contract.Indices("indices"),
+    contract.Axis(),
+    keys=True,
 )
 
 

@@ -148,6 +148,7 @@ _GATHER_ELEMENTS_FACE = contract.FunctionalFace(
     contract.Data("x"),
     contract.Indices("indices"),
     contract.Axis(),
+    keys=True,
 )
 
 

@@ -204,6 +204,7 @@ _GATHER_ND_FACE = contract.FunctionalFace(
     contract.Data("x"),
     contract.Indices("indices"),
     contract.Int("batch_dims"),
+    keys=True,
 )
 
 

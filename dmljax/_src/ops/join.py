@@ -199,7 +199,7 @@ def _checked_join(arrays: tuple[jax.Array, ...], axis: int) -> jax.Array:
 
 
 _JOIN_FACE = contract.FunctionalFace(
-    join, _checked_join, contract.Arrays("arrays"), contract.Axis(of_first=True)
+    join, _checked_join, contract.Arrays("arrays"), contract.Axis(of_first=True), keys=True
 )
 
 

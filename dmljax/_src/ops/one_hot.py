@@ -217,6 +217,7 @@ _ONE_HOT_FACE = contract.FunctionalFace(
     contract.Data("values"),
     contract.Int("depth"),
     contract.Int("axis"),
+    keys=True,
 )
 
 

@@ -509,6 +509,7 @@ _PAD_FACE = contract.FunctionalFace(
         aliases=(("reflect", "reflection"), *((m, m.function_name) for m in PaddingMode)),
     ),
     contract.Number("value"),
+    keys=lambda s: s["mode"] != "constant",
 )
 
 

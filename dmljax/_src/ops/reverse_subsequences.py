@@ -174,6 +174,7 @@ _REVERSE_FACE = contract.FunctionalFace(
     contract.Data("x"),
     contract.Indices("lengths"),
     contract.Axis("axis"),
+    keys=True,
 )
 
 

@@ -347,6 +347,7 @@ _SCATTER_FACE = contract.FunctionalFace(
     contract.Axis(),
     contract.Bool("deterministic"),
     contract.Choice("reduction", REDUCTIONS),
+    keys=lambda s: s["reduction"] == "none",
 )
 
 

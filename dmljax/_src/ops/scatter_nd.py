@@ -348,6 +348,7 @@ _SCATTER_ND_FACE = contract.FunctionalFace(
     contract.Data("updates"),
     contract.Choice("reduction", REDUCTIONS),
     contract.Bool("deterministic"),
+    keys=lambda s: s["reduction"] == "none",
 )
 
 

@@ -313,6 +313,7 @@ _SLICE1_FACE = contract.FunctionalFace(
     contract.IntTuple("sizes"),
     contract.IntTuple("strides"),
     contract.IntTuple("output_sizes", optional=True),
+    keys=True,
 )
 
 

@@ -170,6 +170,7 @@ def _checked_split(x: jax.Array, sizes: int | tuple[int, ...], axis: int) -> tup
 _SPLIT_FACE = contract.FunctionalFace(
     split, _checked_split, contract.Data("x"), contract.IntTuple("sizes", or_int=True),
     contract.Axis(),
+    keys=True,
 )  # fmt: skip
 
 

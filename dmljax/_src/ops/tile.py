@@ -222,7 +222,7 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
 
 
 _TILE_FACE = contract.FunctionalFace(
-    tile, _checked_tile, contract.Data("x"), contract.IntTuple("repeats")
+    tile, _checked_tile, contract.Data("x"), contract.IntTuple("repeats"), keys=True
 )
 
 

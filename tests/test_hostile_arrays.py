@@ -83,6 +83,22 @@ def test_64_bit_numpy_indices_past_int32_warn_and_stay_out_of_range():
         dml.gather(x, np.array([1, -1], np.int64), axis=0)  # values that fit: no warning
 
 
+def test_64_bit_jax_indices_made_under_x64_and_used_after_it_never_wrap():
+    import jax
+
+    from dmljax.errors import NarrowedIndicesWarning
+
+    with jax.enable_x64(True):
+        far = jnp.array([2**32 + 1], jnp.int64)  # JAX would wrap it to 1 with x64 off
+    x = jnp.arange(4.0)
+    with pytest.warns(NarrowedIndicesWarning):
+        np.testing.assert_array_equal(dml.scatter(x, far, jnp.ones(1), axis=0), x)  # dropped
+    with pytest.warns(NarrowedIndicesWarning):
+        np.testing.assert_array_equal(dml.gather(x, far, axis=0), [3.0])  # clamped, not x[1]
+    with pytest.warns(NarrowedIndicesWarning):
+        np.testing.assert_array_equal(dml.gather_nd(x, far[:, None]), [3.0])
+
+
 def _donating_scatter():
     f32, i32 = dml.DataType.FLOAT32, dml.DataType.INT32
     desc = dml.ScatterOperatorDesc(

@@ -20,6 +20,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.core import Tracer
 
 from dmljax._src.arguments import as_array
 from dmljax._src.dtypes import index_type, x64_enabled
@@ -50,10 +51,10 @@ def _is_index_dtype(dtype: Any) -> bool:
 def as_index_array(indices: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     """``indices`` as an integer array of any width, for the functional faces.
 
-    A NumPy array of 64-bit integers (``np.arange`` makes them) would be
-    truncated by JAX while ``jax_enable_x64`` is off; its values are saturated
-    to 32 bits instead, which keeps every out-of-range index out of range and
-    every negative index negative.
+    A NumPy array of 64-bit integers (``np.arange`` makes them), or a JAX one made
+    while ``jax_enable_x64`` was on, would be truncated by JAX while it is off; its
+    values are saturated to 32 bits instead, which keeps every out-of-range index out
+    of range and every negative index negative.
     """
     indices = as_array(indices, op=op, field=field)
     if not _is_index_dtype(indices.dtype):
@@ -65,7 +66,11 @@ def as_index_array(indices: Any, *, op: str, field: str) -> jax.Array | np.ndarr
             hint="Indices cannot be floats, bools or complex numbers; convert them with "
             ".astype(jnp.int32) if the values are whole numbers.",
         )
-    if isinstance(indices, np.ndarray) and indices.dtype.itemsize == 8 and not x64_enabled():
+    wide = indices.dtype.itemsize == 8 and not x64_enabled()
+    if wide and isinstance(indices, jax.Array) and not isinstance(indices, Tracer):
+        # Made while x64 was on and used after it: JAX would wrap it at a jit boundary.
+        indices = np.asarray(indices)
+    if wide and isinstance(indices, np.ndarray):
         narrow = np.dtype(np.int32 if np.issubdtype(indices.dtype, np.signedinteger) else np.uint32)
         info = np.iinfo(narrow)
         saturated = np.clip(indices, info.min, info.max)

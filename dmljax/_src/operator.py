@@ -41,6 +41,7 @@ from dmljax._src.arguments import (
     static_int_tuple,
     static_number,
 )
+from dmljax._src.dtypes import x64_enabled
 from dmljax._src.feature_levels import (
     Band,
     FeatureLevel,
@@ -477,6 +478,10 @@ class Arrays(Data):
 class Indices(Data):
     """An array argument holding integer indices of any width."""
 
+    def plain(self, name: str) -> str:
+        # 64-bit indices while x64 is off take the slow path, which saturates them.
+        return f"type({name}) in concrete and ({name}.dtype.itemsize < 8 or x64())"
+
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_index_array(x, op=op, field=self.name)
 
@@ -734,6 +739,7 @@ def _fast_path(
         "one_spelling": one_spelling,
         "only_int": _ONLY_INT,
         "np_dtype": np.dtype,
+        "x64": x64_enabled,
     }
     exec(source, namespace)  # our own source, from the specs above
     call = namespace["call"]

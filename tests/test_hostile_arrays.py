@@ -222,3 +222,16 @@ def test_keys_and_numbers_do_not_mix():
     with pytest.raises(ArgumentTypeError, match="a key array, as the other data") as e:
         dml.scatter(keys, jnp.array([0]), jnp.ones(1), axis=0)
     assert e.value.field == "updates"
+
+
+@pytest.mark.parametrize("value", [1, 2.5])
+def test_python_scalar_updates_are_written_everywhere_in_the_dtype_of_x(value):
+    x = jnp.zeros((4, 2), jnp.bfloat16)
+    rows = jnp.array([[3, 0], [1, 1]])
+    want = x.at[rows, jnp.arange(2)].set(value)
+    np.testing.assert_array_equal(dml.scatter(x, rows, value, axis=0), want)
+    np.testing.assert_array_equal(dml.scatter_nd(x, jnp.array([[3], [1]]), value),
+                                  x.at[jnp.array([3, 1])].set(value))  # fmt: skip
+    # A typed array keeps DirectML's rule: the updates' dtype is x's.
+    with pytest.raises(dml.errors.InvalidArgumentError, match=r"updates\.dtype"):
+        dml.scatter(x, rows, jnp.ones((2, 2), jnp.float32), axis=0)

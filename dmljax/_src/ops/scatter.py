@@ -209,6 +209,18 @@ def _lower_scatter(desc: ScatterOperatorDesc, options: contract.LoweringOptions)
     )
 
 
+def scalar_updates(x: jax.Array, updates: jax.Array, shape: tuple[int, ...]) -> jax.Array:
+    """A Python scalar given as ``updates`` (JAX makes it weakly typed), in ``x``'s dtype at
+    every index, as ``x.at[i].set(1.0)`` takes it; any other ``updates`` as it is.
+
+    >>> scalar_updates(jnp.zeros(3, jnp.bfloat16), jnp.asarray(1.0), (2,))
+    Array([1, 1], dtype=bfloat16)
+    """
+    if updates.ndim or not jax.typeof(updates).weak_type:
+        return updates
+    return jnp.broadcast_to(updates.astype(x.dtype), shape)
+
+
 def check_updates_and_options(
     x: jax.Array, updates: jax.Array, deterministic: bool, reduction: str, *, op: str
 ) -> None:
@@ -263,7 +275,8 @@ def scatter(
         x: the array to update (any dtype).
         indices: integer indices of any width, with the rank of ``x`` and sizes
             no larger than ``x``'s on every dimension but ``axis``.
-        updates: values of the shape of ``indices`` and the dtype of ``x``.
+        updates: values of the shape of ``indices`` and the dtype of ``x``, or a
+            Python scalar, written at every index in ``x``'s dtype (as ``x.at[i].set(1.0)``).
         axis: a static axis; negative values count from the end.
         deterministic: make the winner among duplicate indices the last update;
             with a float sum or product, the same bits on every run.
@@ -322,6 +335,7 @@ def _checked_scatter(
         x.shape, indices.shape, axis, op=_FUNCTION, data_field="x.shape",
         index_field="indices.shape", exact=False,
     )  # fmt: skip
+    updates = scalar_updates(x, updates, tuple(indices.shape))
     if tuple(updates.shape) != tuple(indices.shape):
         raise InvalidArgumentError(
             _FUNCTION, "updates.shape", f"{tuple(indices.shape)} (indices.shape)", updates.shape

@@ -40,7 +40,7 @@ from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
 from dmljax._src.ops import nd
-from dmljax._src.ops.scatter import check_updates_and_options
+from dmljax._src.ops.scatter import check_updates_and_options, scalar_updates
 from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -279,7 +279,7 @@ def scatter_nd(
         indices: integer index tuples of any width, at least 1-D; the last
             dimension holds the tuples, at most ``x.ndim`` long.
         updates: blocks of shape ``indices.shape[:-1] + x.shape[t:]`` and the
-            dtype of ``x``.
+            dtype of ``x``, or a Python scalar, written everywhere in ``x``'s dtype.
         reduction: beyond DirectML, ONNX ``ScatterND``-18 parity: ``"add"``,
             ``"mul"``, ``"max"`` or ``"min"`` combine every update (duplicates
             included) with the block it lands on; ``"none"`` overwrites. With
@@ -322,6 +322,7 @@ def _checked_scatter_nd(
     """:func:`scatter_nd`'s checks, while tracing, then the lowering."""
     nd.check_index_tuples(x.shape, indices.shape, 0, op=_FUNCTION)
     expected = nd.block_shape(x.shape, indices.shape, 0)
+    updates = scalar_updates(x, updates, expected)
     if tuple(updates.shape) != expected:
         raise InvalidArgumentError(
             _FUNCTION,

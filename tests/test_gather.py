@@ -1,5 +1,6 @@
 """GATHER: DML_GATHER_OPERATOR_DESC and dml.gather."""
 
+import dataclasses
 import math
 
 import chex
@@ -109,7 +110,7 @@ def test_doc_example_3_as_written_is_refused_for_its_index_dimensions():
                 "output_sizes": (2, 2, 4, 2),
             },
             "index_dimensions",
-            "dropping leading 1s only",
+            "dropping leading 1s of input_tensor.sizes",
         ),
         ({"output_sizes": (1, 1, 2, 4)}, "output_tensor.sizes", r"\(1, 1, 4, 2\)"),
         ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
@@ -128,7 +129,9 @@ def test_every_legal_index_dimensions_of_a_4d_gather():
     x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
     for k in range(5):
         for axis in range(4):
-            # K sizes chosen so that the leading k-1 entries of the full sizes are 1.
+            # K sizes chosen so that the leading k-1 entries of the full sizes are 1. Where
+            # some of them come from the indices (k - 1 > axis), the page refuses the desc:
+            # it crops only the input's leading 1s.
             k_sizes = (1,) * max(k - 1 - axis, 0) + (2,) * (k - max(k - 1 - axis, 0))
             full = (*x.shape[:axis], *k_sizes, *x.shape[axis + 1 :])
             input_sizes = tuple(
@@ -145,6 +148,10 @@ def test_every_legal_index_dimensions_of_a_4d_gather():
                 index_dimensions=k,
                 index_type=T.INT32,
             )
+            if k - 1 > axis:
+                with pytest.raises(dml.errors.InvalidArgumentError, match="leading 1s"):
+                    dml.compile_operator(desc)
+                continue
             xi = x[tuple(slice(0, s) for s in input_sizes)]
             indices = np.full(desc.indices_tensor.sizes, -1, np.int32)
             np.testing.assert_array_equal(
@@ -306,17 +313,14 @@ GATHER_DATA_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
 def desc_cases(draw):
     n = draw(st.integers(1, 8))
     axis = draw(st.integers(0, n - 1))
-    k = draw(st.integers(0, n))
+    k = draw(st.integers(0, axis + 1))  # k - 1 leading 1s of the input before the axis
     max_size = 3 if n <= 4 else 2
     input_sizes = [draw(st.integers(1, max_size)) for _ in range(n)]
     k_sizes = [draw(st.integers(1, max_size)) for _ in range(k)]
     # The full sizes in[:axis] ++ K ++ in[axis+1:] have n - 1 + k entries; the first k - 1
-    # are dropped by right-alignment, so they must be 1.
+    # are dropped by right-alignment: the page allows only the input's leading 1s there.
     for i in range(max(k - 1, 0)):
-        if i < axis:
-            input_sizes[i] = 1
-        else:
-            k_sizes[i - axis] = 1
+        input_sizes[i] = 1
     full = (*input_sizes[:axis], *k_sizes, *input_sizes[axis + 1 :])
     hypothesis.assume(math.prod(full) <= 1024)
     output_sizes = right_align(full, n)
@@ -504,3 +508,22 @@ def test_16_bit_gather_derivatives_of_order_2():
         jax.hessian(squares(lambda t: dml.gather(t, ids, axis=0)))(x),
         jax.hessian(squares(lambda t: jnp.take(t, ids, axis=0)))(x),
     )
+
+
+def test_a_leading_1_of_the_indices_is_not_cropped():
+    # full = indices[N-k:] ++ input[1:] = (1, 2, 2): its leading 1 comes from the indices,
+    # and the page crops only the input's (its rank 2 + k 2 - 1 = 3 > 2 dimensions).
+    desc = dml.GatherOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(3, 2)),
+        indices_tensor=dml.TensorDesc(data_type=dml.DataType.UINT32, sizes=(1, 2)),
+        output_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 2)),
+        axis=0,
+        index_dimensions=2,
+    )
+    with pytest.raises(dml.errors.InvalidArgumentError, match="leading 1s of input_tensor") as e:
+        dml.compile_operator(desc)
+    assert e.value.field == "index_dimensions"
+    # The same indices with index_dimensions 1 read the same rows, as the page allows.
+    ok = dml.compile_operator(dataclasses.replace(desc, index_dimensions=1))
+    np.testing.assert_array_equal(ok(np.arange(6.0, dtype=np.float32).reshape(3, 2),
+                                     np.array([[2, 0]], np.uint32)), [[4, 5], [0, 1]])  # fmt: skip

@@ -1,5 +1,6 @@
 """SLICE1 and SLICE: DML_SLICE1_OPERATOR_DESC, DML_SLICE_OPERATOR_DESC and dml.slice1."""
 
+import dataclasses
 import math
 
 import chex
@@ -157,8 +158,8 @@ def test_every_smaller_output_size_is_legal():
     [
         ({"offsets": (0, 0, 1)}, "offsets", "4 long"),
         ({"strides": (1, 1, 2, 3, 1)}, "strides", "4 long"),
-        ({"sizes": (1, 1, 2, 1), "output_sizes": (1, 1, 2, 1), "strides": (1, 1, 0, 3)},
-         "strides[2]", "at least 1"),
+        ({"sizes": (1, 1, 2, 1), "output_sizes": (1, 1, 2, 1), "strides": (1, 1, -1, 3)},
+         "strides[2]", "non-negative"),
         ({"sizes": (1, 1, 3, 2), "output_sizes": (1, 1, 3, 2)}, "sizes[2]", "last read at 5"),
         ({"offsets": (0, 0, 1, 2)}, "sizes[3]", "last read at 5"),
         ({"output_sizes": (1, 1, 2, 1)}, "output_tensor.sizes", r"\(1, 1, 2, 2\) \(sizes\)"),
@@ -454,3 +455,20 @@ def test_no_gather_and_no_more_kernels_than_basic_indexing(offsets, sizes, strid
     assert "gather" not in entry_opcodes(ours.as_text() or "")
     assert "gather" not in (jax.jit(lambda x: dml.slice1(x, **window)).lower(x).as_text())
     assert kernel_count(ours) <= kernel_count(theirs)
+
+
+def test_a_zero_slice_stride_reads_the_offset_at_every_coordinate():
+    # SLICE's page types the strides UINT and forbids only reads outside the input.
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    desc = dml.SliceOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 1, 4, 4)),
+        output_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 1, 3, 2)),
+        offsets=(0, 0, 2, 1),
+        sizes=(1, 1, 3, 2),
+        strides=(1, 1, 0, 2),
+    )
+    expected = np.broadcast_to(x[:, :, 2:3, 1::2], (1, 1, 3, 2))
+    np.testing.assert_array_equal(dml.compile_operator(desc)(x), expected)
+    # The last read is still checked: the offset itself must be inside the input.
+    with pytest.raises(InvalidArgumentError, match="last read at 4"):
+        dml.compile_operator(dataclasses.replace(desc, offsets=(0, 0, 4, 1)))

@@ -107,12 +107,18 @@ def _gather_rules(desc: GatherOperatorDesc, level: FL) -> None:
             index_sizes,
         )
     full = gather_output_sizes(desc.input_tensor.sizes, index_sizes[rank - k :], desc.axis)
-    if rules.right_align(full, rank) is None:
+    # The page crops only leading 1s of the input's sizes (before the axis): the input's
+    # rank without them, plus IndexDimensions - 1, must fit the output's DimensionCount.
+    excess = len(full) - rank
+    cropped = desc.input_tensor.sizes[: max(excess, 0)]
+    if excess > desc.axis or any(size != 1 for size in cropped):
         raise InvalidArgumentError(
             op,
             "index_dimensions",
             f"small enough that input[:axis] ++ indices[N-k:] ++ input[axis+1:] = {full} "
-            f"fits {rank} dimensions by dropping leading 1s only",
+            f"fits {rank} dimensions by dropping leading 1s of input_tensor.sizes before "
+            "the axis only (the input's rank without its leading 1s, plus index_dimensions "
+            "- 1, at most the DimensionCount)",
             k,
         )
 

@@ -1,6 +1,6 @@
 """SLICE: ``DML_SLICE_OPERATOR_DESC``, SLICE1's FL 1_0 predecessor.
 
-``output[c] = input[offsets + strides * c]`` with positive strides, where
+``output[c] = input[offsets + strides * c]`` with UINT strides (0 included), where
 ``sizes`` are the output sizes and every read must be inside the input. It is
 the SLICE1 window ``(offsets, (sizes - 1) * strides + 1, strides)`` and runs
 through SLICE1's lowering.
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+
+import jax
+import jax.numpy as jnp
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
 from dmljax._src.arguments import require_length, static_int_tuple
@@ -30,7 +33,7 @@ class SliceOperatorDesc(contract.OperatorDesc):
 
     The rules (checked by :func:`dmljax.compile_operator`): ``offsets``,
     ``sizes`` and ``strides`` have the tensors' DimensionCount; ``sizes``
-    equals ``output_tensor.sizes``; strides are at least 1; every read is
+    equals ``output_tensor.sizes``; strides are non-negative; every read is
     inside the input (``offset + (size - 1) * stride < input size``); input and
     output share data type and DimensionCount. FL 1_0: 4 or 5 dimensions,
     16- and 32-bit types; 2_1: 8-bit types; 3_0: 1 to 8 dimensions; 4_1:
@@ -72,8 +75,8 @@ def _slice_rules(desc: SliceOperatorDesc, level: FL) -> None:
     for i, (dim, offset, size, stride) in enumerate(
         zip(desc.input_tensor.sizes, desc.offsets, desc.sizes, desc.strides, strict=True)
     ):
-        if stride < 1:
-            raise InvalidArgumentError(op, f"strides[{i}]", "at least 1", stride)
+        if stride < 0:
+            raise InvalidArgumentError(op, f"strides[{i}]", "non-negative (a UINT)", stride)
         if offset < 0:
             raise InvalidArgumentError(op, f"offsets[{i}]", "non-negative", offset)
         last_read = offset + (size - 1) * stride
@@ -95,14 +98,28 @@ def _slice_output_sizes(desc: SliceOperatorDesc) -> tuple[tuple[int, ...], str]:
 def _lower_slice(desc: SliceOperatorDesc, options: contract.LoweringOptions) -> Any:
     del options
     return functools.partial(
-        slice1_lowering,
-        offsets=desc.offsets,
-        sizes=tuple(
-            (size - 1) * stride + 1 for size, stride in zip(desc.sizes, desc.strides, strict=True)
-        ),
-        strides=desc.strides,
-        output_sizes=desc.sizes,
+        slice_lowering, offsets=desc.offsets, sizes=desc.sizes, strides=desc.strides
     )
+
+
+def slice_lowering(
+    x: jax.Array, *, offsets: tuple[int, ...], sizes: tuple[int, ...], strides: tuple[int, ...]
+) -> jax.Array:
+    """SLICE as the SLICE1 window ``(offsets, (sizes - 1) * strides + 1, strides)``.
+
+    A stride of 0 (the page's strides are UINT, and it forbids only reads outside the
+    input) reads the offset's element at every output coordinate of its dimension: a
+    window of one element, broadcast.
+    """
+    picked = tuple(size if stride else 1 for size, stride in zip(sizes, strides, strict=True))
+    window = slice1_lowering(
+        x,
+        offsets=offsets,
+        sizes=tuple((size - 1) * stride + 1 for size, stride in zip(picked, strides, strict=True)),
+        strides=tuple(stride or 1 for stride in strides),
+        output_sizes=picked,
+    )
+    return window if picked == sizes else jnp.broadcast_to(window, sizes)
 
 
 # --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------

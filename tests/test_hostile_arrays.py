@@ -235,3 +235,22 @@ def test_python_scalar_updates_are_written_everywhere_in_the_dtype_of_x(value):
     # A typed array keeps DirectML's rule: the updates' dtype is x's.
     with pytest.raises(dml.errors.InvalidArgumentError, match=r"updates\.dtype"):
         dml.scatter(x, rows, jnp.ones((2, 2), jnp.float32), axis=0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x, r: dml.tile(x, r),
+        lambda x, r: dml.pad(x, r, (0, 0)),
+        lambda x, r: dml.slice1(x, offsets=r, sizes=(1, 1), strides=(1, 1)),
+    ],
+)
+def test_a_long_static_sequence_is_refused_by_its_length_alone(call):
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(dml.errors.InvalidArgumentError) as e:
+        call(jnp.ones((2, 3)), range(10**7))  # converting each entry took 30 s
+    assert time.perf_counter() - started < 1.0
+    assert len(str(e.value)) < 300  # printing each entry took 89 MB
+    assert "10000000 entries (0, 1, 2, 3, 4, 5, 6, 7, ...)" in str(e.value)

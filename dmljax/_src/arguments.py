@@ -256,7 +256,9 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     )
 
 
-def require_length(values: Sequence[Any], length: int, *, op: str, field: str, why: str) -> None:
+def require_length(
+    values: Sequence[Any] | np.ndarray, length: int, *, op: str, field: str, why: str
+) -> None:
     """``values`` (repeats, a window, ...) must have ``length`` entries, for the reason ``why``.
 
     >>> require_length((1, 2), 3, op="dmljax.tile", field="repeats", why="one per dimension")
@@ -264,6 +266,11 @@ def require_length(values: Sequence[Any], length: int, *, op: str, field: str, w
     dmljax.errors.InvalidArgumentError: dmljax.tile: repeats must be 3 long (one per ...
     """
     if len(values) != length:
+        shown = tuple(v.item() if isinstance(v, np.generic) else v for v in values[:_SHOWN])
+        listed = f"{shown}" if len(values) <= _SHOWN else f"{str(shown)[:-1]}, ...)"
         raise InvalidArgumentError(
-            op, field, f"{length} long ({why})", f"{len(values)} entries {tuple(values)}"
+            op, field, f"{length} long ({why})", f"{len(values)} entries {listed}"
         )
+
+
+_SHOWN = 8  # entries of a too long tuple an error prints (a range(10**7) prints 89 MB whole)

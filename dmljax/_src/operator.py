@@ -36,6 +36,7 @@ from jax.core import Tracer
 from dmljax._src.arguments import (
     as_array,
     one_spelling,
+    require_length,
     static_bool,
     static_int,
     static_int_tuple,
@@ -537,6 +538,9 @@ class IntTuple:
     name: str
     optional: bool = False
     or_int: bool = False
+    per_dimension_of: tuple[int, str] | None = None
+    """``(index, name)`` of the array with one entry per dimension: its length is checked
+    before any entry is converted (a long sequence costs nothing then)."""
 
     def plain(self, name: str) -> str:
         # Written out, not a helper: a call would cost as much as the test itself.
@@ -549,9 +553,14 @@ class IntTuple:
         return name
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
-        del arrays
         if self.optional and value is None:
             return None
+        sized = isinstance(value, Sequence) or (isinstance(value, np.ndarray) and value.ndim == 1)
+        if self.per_dimension_of is not None and sized and not isinstance(value, str | bytes):
+            index, array = self.per_dimension_of
+            shape = tuple(np.shape(arrays[index]))
+            why = f"one entry per dimension of {array}, shape {shape}"
+            require_length(value, len(shape), op=op, field=self.name, why=why)
         if self.or_int and not isinstance(value, Sequence | np.ndarray | jax.Array):
             return static_int(value, op=op, field=self.name)
         if self.or_int and isinstance(value, np.ndarray | jax.Array) and value.ndim == 0:

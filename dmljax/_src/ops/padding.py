@@ -501,8 +501,8 @@ _PAD_FACE = contract.FunctionalFace(
     pad,
     _checked_pad,
     contract.Data("x"),
-    contract.IntTuple("start_padding"),
-    contract.IntTuple("end_padding"),
+    contract.IntTuple("start_padding", per_dimension_of=(0, "x")),
+    contract.IntTuple("end_padding", per_dimension_of=(0, "x")),
     contract.Choice(
         "mode",
         _MODE_NAMES,

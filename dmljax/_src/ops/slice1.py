@@ -309,9 +309,9 @@ _SLICE1_FACE = contract.FunctionalFace(
     slice1,
     _checked_slice1,
     contract.Data("x"),
-    contract.IntTuple("offsets"),
-    contract.IntTuple("sizes"),
-    contract.IntTuple("strides"),
+    contract.IntTuple("offsets", per_dimension_of=(0, "x")),
+    contract.IntTuple("sizes", per_dimension_of=(0, "x")),
+    contract.IntTuple("strides", per_dimension_of=(0, "x")),
     contract.IntTuple("output_sizes", optional=True),
     keys=True,
 )

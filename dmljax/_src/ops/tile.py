@@ -222,7 +222,11 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
 
 
 _TILE_FACE = contract.FunctionalFace(
-    tile, _checked_tile, contract.Data("x"), contract.IntTuple("repeats"), keys=True
+    tile,
+    _checked_tile,
+    contract.Data("x"),
+    contract.IntTuple("repeats", per_dimension_of=(0, "x")),
+    keys=True,
 )
 
 

@@ -24,6 +24,8 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 
 _SCRIPT = r"""
 import json, jax, jax.numpy as jnp, dmljax as dml
+from dmljax._src import rules
+rules.device_memory = lambda: None  # the guard of XLA's sizes alone, whatever the host holds
 cases = {
     "tile": lambda: jax.vmap(lambda a: dml.tile(a, (2**61 - 1,)))(jnp.ones((2, 1))),
     "tile nested": lambda: jax.vmap(jax.vmap(lambda a: dml.tile(a, (2**59,))))(
@@ -111,3 +113,21 @@ def test_every_functional_face_exports_with_a_symbolic_batch(operator):
         got, want = exported.call(*stacked), batched(*stacked)
         for out, expected in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
             np.testing.assert_array_equal(out, expected, err_msg=case.label)
+
+
+def test_results_beyond_the_devices_memory_are_refused_before_allocation(monkeypatch):
+    from dmljax._src import rules
+
+    monkeypatch.setattr(rules, "device_memory", lambda: 2**20)  # a 1 MiB device
+    x = jnp.ones((2, 3))
+    with pytest.raises(dml.errors.InvalidArgumentError, match=r"memory of the \w+ devices") as e:
+        dml.tile(x, (1, 2**16))
+    assert e.value.field == "repeats"
+    assert "(1572864 bytes)" in str(e.value)
+    assert dml.tile(x, (1, 2**10)).shape == (2, 3 * 2**10)  # 24 KiB
+    with pytest.raises(dml.errors.InvalidArgumentError, match="batched 64 times"):
+        jax.vmap(lambda a: dml.tile(a, (2**5, 2**5)))(jnp.ones((64, 2, 3)))  # 24 KiB each
+    with pytest.raises(dml.errors.InvalidArgumentError, match="memory") as e:
+        dml.pad(x, (0, 2**20), (0, 0))
+    assert e.value.field == "start_padding, end_padding"
+    assert dml.tile(jnp.ones((0, 3)), (2**40, 1)).shape == (0, 3)  # empty: no bytes at all

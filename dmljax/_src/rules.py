@@ -6,7 +6,9 @@ Every helper raises :class:`~dmljax.errors.InvalidArgumentError` (or
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -132,6 +134,42 @@ def require_one_per_sequence(desc: Any, field: str, like_field: str, *, op: str)
 MAX_XLA_BYTES = 2**63 - 1
 
 
+@functools.cache
+def _memory_of(backend: str) -> int | None:
+    devices = jax.devices(backend)
+    stats = devices[0].memory_stats() or {}
+    if "bytes_limit" in stats:
+        return int(stats["bytes_limit"]) * len(devices)
+    if backend == "cpu" and hasattr(os, "sysconf"):
+        try:  # every CPU device shares the host's memory
+            return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError):
+            return None
+    return None
+
+
+def device_memory() -> int | None:
+    """Bytes that all devices of the default backend hold together (the host's memory for
+    the CPU), or None where the backend does not say.
+
+    No result larger than this can exist, sharded or not: a face refuses it before XLA
+    tries to allocate it.
+    """
+    return _memory_of(jax.default_backend())
+
+
+def require_fits_memory(nbytes: int, *, op: str, field: str, given: str) -> None:
+    memory = device_memory()
+    if memory is not None and nbytes > memory:
+        raise InvalidArgumentError(
+            op,
+            field,
+            f"small enough that the result fits the memory of the {jax.default_backend()} "
+            f"devices ({memory} bytes in all)",
+            f"{given} ({nbytes} bytes)",
+        )
+
+
 def require_fits_xla(
     shape: Sequence[int],
     dtype: Any,
@@ -150,7 +188,8 @@ def require_fits_xla(
     """
     if not is_static_shape(shape):
         return  # a symbolic dimension (jax.export): its size is known only when called
-    extent = np.dtype(dtype).itemsize * math.prod(max(n, 1) for n in shape)
+    itemsize = np.dtype(dtype).itemsize
+    extent = itemsize * math.prod(max(n, 1) for n in shape)
     described = f"{given or 'a result of shape ' + str(tuple(shape))}"
     if extent > MAX_XLA_BYTES:
         raise InvalidArgumentError(
@@ -159,7 +198,9 @@ def require_fits_xla(
             f"small enough that the result fits XLA's sizes (at most {MAX_XLA_BYTES} bytes)",
             f"{described} ({extent} bytes)",
         )
-    guard_batched_size(extent, inputs, op=op, field=field, given=described)
+    nbytes = itemsize * math.prod(shape)
+    require_fits_memory(nbytes, op=op, field=field, given=described)
+    guard_batched_size(extent, inputs, op=op, field=field, given=described, nbytes=nbytes)
 
 
 def is_static_shape(shape: Sequence[Any]) -> bool:
@@ -172,7 +213,13 @@ def is_static_shape(shape: Sequence[Any]) -> bool:
 
 
 def guard_batched_size(
-    extent: int, inputs: Sequence[Any], *, op: str, field: str, given: str
+    extent: int,
+    inputs: Sequence[Any],
+    *,
+    op: str,
+    field: str,
+    given: str,
+    nbytes: int | None = None,
 ) -> None:
     """Checks, under any number of :func:`jax.vmap` s, that the batched result of a face
     whose one-example result takes ``extent`` bytes still fits XLA's sizes.
@@ -186,10 +233,10 @@ def guard_batched_size(
     """
     probes = tuple(lax.stop_gradient(jnp.asarray(a)) for a in inputs)
     if probes:
-        _size_guard(extent, op, field, given)(*probes)
+        _size_guard(extent, extent if nbytes is None else nbytes, op, field, given)(*probes)
 
 
-def _size_guard(extent: int, op: str, field: str, given: str) -> Any:
+def _size_guard(extent: int, nbytes: int, op: str, field: str, given: str) -> Any:
     @jax.custom_batching.custom_vmap
     def guard(*probes: jax.Array) -> tuple[jax.Array, ...]:
         return probes
@@ -210,7 +257,9 @@ def _size_guard(extent: int, op: str, field: str, given: str) -> Any:
                 f"{MAX_XLA_BYTES} bytes under jax.vmap)",
                 f"{given}, batched {axis_size} times ({total} bytes)",
             )
-        return _size_guard(total, op, field, given)(*probes), tuple(in_batched)
+        batched = f"{given}, batched {axis_size} times"
+        require_fits_memory(nbytes * axis_size, op=op, field=field, given=batched)
+        return _size_guard(total, nbytes * axis_size, op, field, given)(*probes), tuple(in_batched)
 
     return guard
 

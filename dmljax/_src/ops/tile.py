@@ -215,8 +215,11 @@ def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
             f"{repeats} ({extent} bytes for x of shape {tuple(x.shape)} and dtype "
             f"{np.dtype(x.dtype).name})",
         )
+    given = f"{repeats} for x of shape {tuple(x.shape)}"
+    nbytes = np.dtype(x.dtype).itemsize * math.prod(tile_output_sizes(x.shape, repeats))
+    rules.require_fits_memory(nbytes, op=_FUNCTION, field="repeats", given=given)
     rules.guard_batched_size(
-        extent, (x,), op=_FUNCTION, field="repeats", given=f"{repeats} for x of shape {x.shape}"
+        extent, (x,), op=_FUNCTION, field="repeats", given=given, nbytes=nbytes
     )
     return tile_lowering(x, repeats=repeats)
 

@@ -449,12 +449,16 @@ def scatter_reduce(
     plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size, window=window)
     wide = plan.accumulator
     x_wide, updates_wide = x.astype(wide), updates.astype(wide)
+    how: int | FixedOrder = plan.lanes
     if deterministic and order_matters(x.dtype, reduction) and _backend() != "cpu":
-        out = _in_fixed_order(
-            x_wide, indices, updates_wide, dimension_numbers, reduction, mode, fixed_order
-        )
-    elif reduction == "mul" and jnp.issubdtype(wide, jnp.inexact):
-        out = _product(x_wide, indices, updates_wide, dimension_numbers, mode, plan.lanes)
+        windows = math.prod(indices.shape[:-1])
+        how = fixed_order or fixed_order_lowering(wide, reduction, windows=windows,
+                                                  targets=x.size)  # fmt: skip
+    if reduction == "mul" and jnp.issubdtype(wide, jnp.inexact):
+        out = _product(x_wide, indices, updates_wide, dimension_numbers, mode, how)
+    elif isinstance(how, str):
+        out = _in_fixed_order(x_wide, indices, updates_wide, dimension_numbers, reduction,
+                              mode, how)  # fmt: skip
     else:
         out = _planned(x_wide, indices, updates_wide, dimension_numbers, reduction, plan.lanes,
                        mode)  # fmt: skip
@@ -482,18 +486,21 @@ def _product(
     updates: jax.Array,
     dimension_numbers: lax.ScatterDimensionNumbers,
     mode: lax.GatherScatterMode,
-    lanes: int,
+    how: int | FixedOrder,
 ) -> jax.Array:
-    """The planned scatter-mul, differentiable with respect to the updates as well
-    (JAX's scatter-mul is so only with unique indices)."""
-    return _planned(x, indices, updates, dimension_numbers, "mul", lanes, mode)
+    """The planned scatter-mul (in ``how`` lanes, or in a fixed order), differentiable
+    with respect to the updates as well (JAX's scatter-mul is so only with unique
+    indices)."""
+    if isinstance(how, str):
+        return _in_fixed_order(x, indices, updates, dimension_numbers, "mul", mode, how)
+    return _planned(x, indices, updates, dimension_numbers, "mul", how, mode)
 
 
 @_product.defjvp
 def _product_jvp(
     dimension_numbers: lax.ScatterDimensionNumbers,
     mode: lax.GatherScatterMode,
-    lanes: int,
+    how: int | FixedOrder,
     primals: tuple[jax.Array, jax.Array, jax.Array],
     tangents: tuple[Any, Any, Any],
 ) -> tuple[jax.Array, jax.Array]:
@@ -504,7 +511,7 @@ def _product_jvp(
 
     def product_of(values: jax.Array) -> jax.Array:
         values = values.reshape(updates.shape)
-        return _product(ones, indices, values, dimension_numbers, mode, lanes).reshape(-1)
+        return _product(ones, indices, values, dimension_numbers, mode, how).reshape(-1)
 
     product, dproduct = _product_tangent(
         positions, updates.reshape(-1), dupdates.reshape(-1), product_of

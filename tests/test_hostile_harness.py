@@ -1,0 +1,28 @@
+"""The hostile-input harness (tests/hostile_harness.py) in a subprocess of its own, so
+that an input that aborts the interpreter fails this test instead of killing the suite."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+
+
+def test_hostile_descs_and_arguments_end_in_a_result_or_a_clean_error():
+    examples = 150
+    env = {
+        **os.environ,
+        "HOSTILE_EXAMPLES": str(examples),
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run([sys.executable, str(REPO / "tests" / "hostile_harness.py")],
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=600,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    counts = json.loads(done.stdout.splitlines()[-1])
+    assert counts["descs"] == counts["calls"] == examples
+    assert counts["compiled"] + counts["refused"] == examples
+    assert counts["refused"] > 0
+    assert counts["call_refusals"] > 0

@@ -389,9 +389,7 @@ def _integer_scatter(
     plan = plan_reduction(
         target.dtype, reduction, targets=target.size, updates=values.size, window=window
     )
-    if plan.lanes == 1:
-        return _SCATTERS[reduction](target, positions[:, None], values, dn, mode=drop)
-    return _privatised(target, positions[:, None], values, dn, reduction, plan.lanes, drop)
+    return _planned(target, positions[:, None], values, dn, reduction, plan.lanes, drop)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(3,))
@@ -623,14 +621,10 @@ def _planned_gather_jvp(
     return y, dy.astype(x.dtype)
 
 
-@functools.partial(jax.custom_jvp, nondiff_argnums=(3,))
 def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: int) -> jax.Array:
     """Flat float32 ``x`` times ``values`` multiplied at ``positions`` (``x.size``:
     dropped), as integers, at most ``count`` per target: the same bits in any order.
-
-    Its derivative is the product's: ``x`` times the other factors for each update (the
-    product over the update where it is not zero), written as a scatter-add of the
-    tangents, whose transpose is a gather.
+    :func:`_product` differentiates it.
     """
     flat = x.reshape(-1)
     layout = exact_sum.limb_layout(count)
@@ -638,17 +632,3 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
                             words, "add")  # fmt: skip
     return flat * log_product.decode(sums, layout)
-
-
-@_log_product.defjvp
-def _log_product_jvp(
-    count: int, primals: tuple[jax.Array, jax.Array, jax.Array], tangents: tuple[Any, Any, Any]
-) -> tuple[jax.Array, jax.Array]:
-    x, positions, values = primals
-    dx, _, dvalues = tangents
-    flat = x.reshape(-1)
-    ones = jnp.ones_like(flat)
-    product, dproduct = _product_tangent(
-        positions, values, dvalues, lambda v: _log_product(ones, positions, v, count)
-    )
-    return flat * product, dx.reshape(-1) * product + flat * dproduct

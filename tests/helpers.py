@@ -6,6 +6,10 @@ values come from ``dmljax._src.reference``.
 
 from __future__ import annotations
 
+import os
+import pathlib
+import subprocess
+import sys
 from typing import Any
 
 import jax.numpy as jnp
@@ -76,3 +80,39 @@ def face_program(function: Any) -> Any:
     (operator,) = (op for op in dml.OPERATORS if op.function is function)
     assert operator.face is not None
     return operator.face.dispatch.jitted
+
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def run_python(
+    *args: str,
+    timeout: float,
+    env: dict[str, str] | None = None,
+    address_space: int | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python *args`` in a fresh interpreter that imports this checkout's dmljax.
+
+    Hostile inputs run there, so that one that aborts the interpreter fails one test
+    instead of the test run; ``address_space`` caps the process's memory (bytes).
+    """
+    environment = {
+        **os.environ,
+        **(env or {}),
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    if address_space is not None:
+        cap = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({address_space},) * 2)"
+        if args[0] == "-c":
+            args = ("-c", f"{cap}\n{args[1]}", *args[2:])
+        else:
+            raise ValueError("address_space needs a -c script")
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=REPO,
+        timeout=timeout,
+        check=False,
+    )

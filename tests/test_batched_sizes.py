@@ -6,10 +6,6 @@ killing the test run.
 """
 
 import json
-import os
-import pathlib
-import subprocess
-import sys
 
 import jax
 import jax.numpy as jnp
@@ -19,8 +15,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import sweeps
 from dmljax._src.ops import OPERATORS
-
-REPO = pathlib.Path(__file__).resolve().parent.parent
+from tests import helpers
 
 _SCRIPT = r"""
 import json, jax, jax.numpy as jnp, dmljax as dml
@@ -53,12 +48,7 @@ print(json.dumps(found))
 
 
 def test_batched_results_past_xlas_sizes_are_refused_under_vmap():
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, env=env,
-                          cwd=REPO, timeout=300, check=False)  # fmt: skip
+    done = helpers.run_python("-c", _SCRIPT, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.splitlines()[-1])
     fields = {"tile": "repeats", "tile nested": "repeats", "pad": "start_padding, end_padding",
@@ -131,3 +121,21 @@ def test_results_beyond_the_devices_memory_are_refused_before_allocation(monkeyp
         dml.pad(x, (0, 2**20), (0, 0))
     assert e.value.field == "start_padding, end_padding"
     assert dml.tile(jnp.ones((0, 3)), (2**40, 1)).shape == (0, 3)  # empty: no bytes at all
+
+
+def test_the_desc_face_refuses_an_output_beyond_the_devices_memory_when_compiled(monkeypatch):
+    from dmljax._src import rules
+
+    monkeypatch.setattr(rules, "device_memory", lambda: 2**20)
+    u32 = dml.DataType.UINT32
+    # DirectML's element limit still allows 2**32 - 1 elements, 16 GiB of UINT32.
+    big = dml.TensorDesc(data_type=u32, sizes=(2**16, 2**16 - 1))
+    desc = dml.TileOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=u32, sizes=(1, 2**16 - 1)),
+        output_tensor=big,
+        repeats=(2**16, 1),
+    )
+    with pytest.raises(dml.errors.InvalidArgumentError, match="memory") as e:
+        dml.compile_operator(desc)
+    assert e.value.field == "output_tensor.sizes"
+    assert f"({big.total_tensor_size_in_bytes} bytes)" in str(e.value)

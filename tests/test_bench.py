@@ -6,9 +6,7 @@ These tests check what the benchmark does and reports, never how fast anything i
 import dataclasses
 import json
 import math
-import os
 import pathlib
-import subprocess
 import sys
 
 import chex
@@ -31,6 +29,7 @@ from dmljax._src.bench.results import (
     speed_misses,
 )
 from dmljax._src.bench.run import QUICK, run_case
+from tests import helpers
 
 ALL_CASES = cases.all_cases()
 TIMED = [case for case in ALL_CASES if isinstance(case, Case)]
@@ -525,19 +524,7 @@ def test_a_failing_case_exits_1_and_is_listed(monkeypatch, capsys, tmp_path):
 
 
 def test_python_dash_m_dmljax_runs_the_command_line():
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "dmljax", "bench", "--list"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=120,
-        check=False,
-    )
+    done = helpers.run_python("-m", "dmljax", "bench", "--list", timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == f"{ALL_CASES[0].name}\t{ALL_CASES[0].operator}\ttimed"
 

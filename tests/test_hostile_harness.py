@@ -2,24 +2,14 @@
 that an input that aborts the interpreter fails this test instead of killing the suite."""
 
 import json
-import os
-import pathlib
-import subprocess
-import sys
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+from tests import helpers
 
 
 def test_hostile_descs_and_arguments_end_in_a_result_or_a_clean_error():
     examples = 150
-    env = {
-        **os.environ,
-        "HOSTILE_EXAMPLES": str(examples),
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    done = subprocess.run([sys.executable, str(REPO / "tests" / "hostile_harness.py")],
-                          capture_output=True, text=True, env=env, cwd=REPO, timeout=600,
-                          check=False)  # fmt: skip
+    done = helpers.run_python(str(helpers.REPO / "tests" / "hostile_harness.py"), timeout=600,
+                      env={"HOSTILE_EXAMPLES": str(examples)})  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     counts = json.loads(done.stdout.splitlines()[-1])
     assert counts["descs"] == counts["calls"] == examples

@@ -1,10 +1,7 @@
 """`python -m dmljax selftest` and the doc-example builders it shares with the tests."""
 
-import os
 import pathlib
 import re
-import subprocess
-import sys
 
 import jax
 import jax.numpy as jnp
@@ -15,6 +12,7 @@ from jax.custom_batching import custom_vmap
 import dmljax as dml
 from dmljax.__main__ import main
 from dmljax._src import doc_examples, reference, selftest, sweeps
+from tests import helpers
 
 REPO = pathlib.Path(dml.__file__).parents[1]
 BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
@@ -297,19 +295,7 @@ def test_the_sweep_catches_a_wrong_value_under_vmap():
 
 
 def test_python_dash_m_dmljax_selftest_passes():
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "dmljax", "selftest"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=300,
-        check=False,
-    )
+    done = helpers.run_python("-m", "dmljax", "selftest", timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert f"on {jax.default_backend()}: " in out.splitlines()[0]

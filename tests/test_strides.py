@@ -552,3 +552,26 @@ def test_two_interleaved_dimensions_are_decided_without_enumerating():
     before = layouts._overlap.cache_info().hits
     layouts.require_non_overlapping(desc, op="test", field="desc")
     assert layouts._overlap.cache_info().hits == before + 1  # decided once per layout
+
+
+_OVERLAP_SCRIPT = r"""
+import time, dmljax as dml
+u8 = dml.DataType.UINT8
+start = time.perf_counter()
+try:
+    dml.compile_operator(dml.TileOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=u8, sizes=(2**24, 255)),
+        output_tensor=dml.TensorDesc(data_type=u8, sizes=(2**24, 255), strides=(3, 2)),
+        repeats=(1, 1)))
+except dml.errors.InvalidArgumentError as e:
+    print(e.field, time.perf_counter() - start)
+"""
+
+
+def test_the_issue_19_overlap_reproducer_is_refused_in_2_gb_within_a_second():
+    # It used to build a 32 GiB offset array and die of MemoryError.
+    done = helpers.run_python("-c", _OVERLAP_SCRIPT, timeout=120, address_space=2**31)
+    assert done.returncode == 0, done.stderr[-2000:]
+    field, seconds = done.stdout.split()
+    assert field == "output_tensor.strides"
+    assert float(seconds) < 1.0

@@ -26,7 +26,7 @@ from dmljax._src.operator import (
     bound_tensors,
 )
 from dmljax._src.ops import OPERATORS
-from dmljax._src.rules import check_bound_array
+from dmljax._src.rules import check_bound_array, require_fits_memory
 from dmljax._src.strides import (
     check_buffer_array,
     read_strided,
@@ -336,6 +336,14 @@ def _compile(
     outputs = bound_tensors(desc, Role.OUTPUT)
     for field, tensor in outputs:
         require_non_overlapping(tensor, op=op, field=field)
+        # A desc's buffers are at most 2**32 - 1 elements, yet that is 32 GiB of UINT64:
+        # refused here rather than by XLA's allocator at the first call.
+        require_fits_memory(
+            tensor.total_tensor_size_in_bytes,
+            op=op,
+            field=f"{field}.sizes",
+            given=f"an output buffer of {_layout(tensor)}",
+        )
     if donate_input:
         donated_field, donated = bound_tensors(desc, Role.INPUT)[0]
         if len(outputs) != 1 or donated != outputs[0][1]:

@@ -41,6 +41,22 @@ def test_big_endian_arrays_are_read_in_native_order():
     np.testing.assert_array_equal(dml.gather(X, np.array([2, 0], ">i4"), axis=0), [2.0, 0.0])
 
 
+def test_big_endian_arrays_bind_to_a_compiled_operator_and_a_wrong_dtype_reads_plainly():
+    f32 = dml.DataType.FLOAT32
+    tensor = dml.TensorDesc(data_type=f32, sizes=(2, 3))
+    op = dml.compile_operator(
+        dml.TileOperatorDesc(input_tensor=tensor, output_tensor=tensor, repeats=(1, 1))
+    )
+    x = np.arange(6, dtype=">f4").reshape(2, 3)
+    # It said "must be of dtype float32 ...; got float32": '>f4' is named float32 too.
+    np.testing.assert_array_equal(op(x), x)
+    np.testing.assert_array_equal(op.lower(x).compile()(x.astype(np.float32)), x)
+    with pytest.raises(dml.errors.InvalidArgumentError) as e:
+        op(x.astype(">f8"))
+    assert "float32" in e.value.expected
+    assert e.value.given == "float64"
+
+
 def test_to_strided_buffer_writes_into_a_numpy_out_buffer():
     desc = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2, 3), strides=(2, 3))
     x = jnp.arange(6.0).reshape(2, 3)

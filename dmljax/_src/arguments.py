@@ -198,6 +198,18 @@ def _jax_can_hold(dtype: np.dtype[Any]) -> bool:
     return bool(jnp.issubdtype(dtype, jnp.number) or dtype == np.bool_)
 
 
+def native_byte_order(x: Any) -> Any:
+    """A NumPy array of the other byte order converted to this machine's, which is the
+    only one JAX holds; anything else as it is.
+
+    >>> native_byte_order(np.arange(2, dtype=">i4")).dtype.isnative
+    True
+    """
+    if isinstance(x, np.ndarray) and not x.dtype.isnative:
+        return x.astype(x.dtype.newbyteorder("="))
+    return x
+
+
 def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
     """``x`` as an array, for the functional faces: arrays as they are, scalars converted.
 
@@ -237,9 +249,7 @@ def as_array(x: Any, *, op: str, field: str) -> jax.Array | np.ndarray:
                 f"an array of dtype {x.dtype}",
                 hint="Dates, durations and extended-precision floats have no JAX dtype.",
             )
-        if not x.dtype.isnative:
-            x = x.astype(x.dtype.newbyteorder("="))  # JAX holds native byte order only
-        return x
+        return native_byte_order(x)
     if isinstance(x, int | float | complex):
         try:
             return jnp.asarray(x)

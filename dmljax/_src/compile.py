@@ -15,6 +15,7 @@ from typing import Any
 import jax
 from jax.core import Tracer
 
+from dmljax._src.arguments import native_byte_order
 from dmljax._src.dtypes import require_x64, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.operator import (
@@ -119,9 +120,7 @@ class CompiledOperator:
             checked,
             static_count=0,
             donate_argnums=(0,) if donate_input else (),
-            check_eagerly=lambda *arrays, out_buffer=None: self._check_arguments(
-                arrays, out_buffer
-            ),
+            prepare_eagerly=self._prepared,
         )
         self.jitted = dispatch.jitted
 
@@ -133,6 +132,14 @@ class CompiledOperator:
                 f"{self._op} has {len(self.output_descs)} outputs: see output_descs"
             )
         return self.output_descs[0]
+
+    def _prepared(
+        self, *arrays: Any, out_buffer: Any = None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        arrays = tuple(native_byte_order(x) for x in arrays)
+        named = {} if out_buffer is None else {"out_buffer": native_byte_order(out_buffer)}
+        self._check_arguments(arrays, named.get("out_buffer"))
+        return arrays, named
 
     def _check_arguments(self, arrays: tuple[Any, ...], out_buffer: Any) -> tuple[Any, ...]:
         if len(arrays) != len(self._inputs):
@@ -227,8 +234,8 @@ class CompiledOperator:
         """
         if named:
             self._refuse_keywords(named)
-        self._check_arguments(arrays, out_buffer)
-        return self.jitted.lower(*arrays, out_buffer=out_buffer)
+        arrays, named = self._prepared(*arrays, out_buffer=out_buffer)
+        return self.jitted.lower(*arrays, **named)
 
     def __repr__(self) -> str:
         options = f"feature_level={self.feature_level}"

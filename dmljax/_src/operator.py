@@ -393,9 +393,10 @@ class Dispatch:
         array_count: how many arrays come before them, for a ``checked`` that
             takes ``*args`` (jit cannot place negative static argnums there).
         donate_argnums: arrays whose buffers an eager call donates.
-        check_eagerly: run on arguments that are neither all JAX arrays nor
-            traced (NumPy arrays) before jit sees them: jit would first narrow
-            64-bit NumPy arrays while x64 is off.
+        prepare_eagerly: run on arguments that are neither all JAX arrays nor
+            traced (NumPy arrays) before jit sees them, returning the ``(args,
+            named)`` to call it with: jit would first narrow 64-bit NumPy arrays
+            while x64 is off, and refuse NumPy's other byte order.
 
     >>> import jax.numpy as jnp
     >>> double = Dispatch(lambda x, n: x * n, static_count=1)
@@ -409,12 +410,12 @@ class Dispatch:
         *,
         static_count: int,
         donate_argnums: tuple[int, ...] = (),
-        check_eagerly: Callable[..., Any] | None = None,
+        prepare_eagerly: Callable[..., tuple[tuple[Any, ...], dict[str, Any]]] | None = None,
         array_count: int | None = None,
     ) -> None:
         self.checked = checked
         self._static_count = static_count
-        self._check_eagerly = check_eagerly
+        self._prepare_eagerly = prepare_eagerly
         self.jitted = jax.jit(
             checked,
             static_argnums=tuple(range(-static_count, 0))
@@ -435,8 +436,8 @@ class Dispatch:
             return self.jitted(*args, **named)
         if any(isinstance(x, Tracer) for x in _flat(arrays)):
             return self.checked(*args, **named)  # inline in the caller's trace
-        if self._check_eagerly is not None:
-            self._check_eagerly(*args, **named)
+        if self._prepare_eagerly is not None:
+            args, named = self._prepare_eagerly(*args, **named)
         return self.jitted(*args, **named)
 
 

@@ -132,6 +132,24 @@ def test_eager_case_faces_agree_on_tiny_operands(case):
     np.testing.assert_array_equal(
         _raveled(dmljax.compile_operator(case.desc(*args))(*args)), expected
     )
+    if case.numpy_indices is not None:
+        position = case.numpy_indices
+        assert jnp.issubdtype(args[position].dtype, jnp.integer)
+        numpy_args = [np.asarray(a, np.int64) if i == position else a for i, a in enumerate(args)]
+        np.testing.assert_array_equal(_raveled(case.functional(*numpy_args)), expected)
+
+
+def test_every_eager_case_of_an_operator_with_indices_times_numpy_indices():
+    from dmljax._src.operator import Indices
+
+    with_indices = {
+        op.name.removeprefix("DML_OPERATOR_")
+        for op in dmljax.OPERATORS
+        if op.face is not None and any(isinstance(s, Indices) for s in op.face._arrays)
+    }
+    assert with_indices
+    for case in EAGER:
+        assert (case.numpy_indices is not None) == (case.operator in with_indices), case.name
 
 
 def _raveled(output):
@@ -317,6 +335,12 @@ def test_eager_misses_name_the_face_and_mode():
         "functional sync 12.0 us = 1.20x jnp (10.0 us) > 1.10x",
         "desc pipelined 6.0 us = 1.20x jnp (5.0 us) > 1.10x",
     ]
+    numpy = dataclasses.replace(
+        result,
+        us={"sync": {"functional": 5.0, "desc": 5.0, "jnp": 5.0, "numpy int64": 6.5}},
+        ratios={"sync": {"functional": 1.0, "desc": 1.0, "numpy int64": 1.3}},
+    )
+    assert eager_misses(numpy) == ["numpy int64 sync 6.5 us = 1.30x functional (5.0 us) > 1.20x"]
 
 
 # --- The command line -----------------------------------------------------------------------------
@@ -431,9 +455,12 @@ def test_quick_bench_json_holds_every_figure_of_every_case(quick_run):
     for r in data["eager"]:
         assert r["error"] is None
         assert r["calls"] == settings["eager_rounds"] * settings["eager_calls"]
+        case = next(case for case in EAGER if case.name == r["name"])
+        numpy = ("numpy int64",) if case.numpy_indices is not None else ()
         for mode in ("sync", "pipelined"):
-            assert all(_positive(r["us"][mode][face]) for face in ("functional", "desc", "jnp"))
-            assert all(_positive(r["ratios"][mode][face]) for face in ("functional", "desc"))
+            faces = ("functional", "desc", *numpy)
+            assert all(_positive(r["us"][mode][face]) for face in (*faces, "jnp"))
+            assert all(_positive(r["ratios"][mode][face]) for face in faces)
     every_miss = [f"{r['name']}: {m}" for r in data["cases"] + data["eager"] for m in r["misses"]]
     assert data["misses"] == every_miss
     assert data["failures"] == []

@@ -79,3 +79,32 @@ def test_both_spellings_of_an_axis_share_one_program():
     size = helpers.jit_cache_size(helpers.face_program(dml.gather))
     dml.gather(x, i, axis=-1)
     assert helpers.jit_cache_size(helpers.face_program(dml.gather)) == size
+
+
+def test_common_numpy_arrays_take_the_fast_path():
+    from dmljax._src.operator import Data, FunctionalFace, Indices
+    from dmljax.errors import NarrowedIndicesWarning
+
+    slow: list[str] = []
+
+    class Counting(FunctionalFace):
+        def _slow(self, arrays, statics):
+            slow.append(str(arrays[1].dtype))
+            return super()._slow(arrays, statics)
+
+    def pick(x, indices):
+        return face.call(x, indices)
+
+    face = Counting(pick, lambda x, i: x[i], Data("x"), Indices("indices"))
+    x = np.arange(6.0, dtype=np.float32)
+    # NumPy's default int64 too, narrowed to int32 when every value fits.
+    for dtype in (np.int8, np.int32, np.uint32, np.int64, np.uint64):
+        np.testing.assert_array_equal(pick(x, np.array([1, 4], dtype)), [1.0, 4.0])
+    np.testing.assert_array_equal(pick(x, np.array([], np.int64)), np.zeros(0))
+    assert slow == []
+    with pytest.warns(NarrowedIndicesWarning):  # saturated on the slow path, and said so
+        np.testing.assert_array_equal(pick(x, np.array([2**40, -(2**40)])), [5.0, 0.0])
+    np.testing.assert_array_equal(pick(x, np.array([3], ">i4")), [3.0])
+    with pytest.raises(dml.errors.ArgumentTypeError, match="masked"):
+        pick(x, np.ma.array([1, 2], mask=[False, True]))
+    assert slow == ["int64", ">i4", "int64"]

@@ -198,6 +198,20 @@ def _jax_can_hold(dtype: np.dtype[Any]) -> bool:
     return bool(jnp.issubdtype(dtype, jnp.number) or dtype == np.bool_)
 
 
+def _numpy_dtypes_jax_holds() -> frozenset[np.dtype[Any]]:
+    names = ("bool_", "int4", "int8", "int16", "int32", "int64", "uint4", "uint8", "uint16",
+             "uint32", "uint64", "bfloat16", "float16", "float32", "float64", "complex64",
+             "complex128", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz",
+             "float8_e5m2", "float8_e5m2fnuz", "float8_e4m3", "float8_e3m4", "float8_e8m0fnu",
+             "float4_e2m1fn")  # fmt: skip
+    return frozenset(np.dtype(getattr(jnp, name)) for name in names if hasattr(jnp, name))
+
+
+NUMPY_DTYPES_JAX_HOLDS = _numpy_dtypes_jax_holds()
+"""The dtypes (native byte order) of NumPy arrays that a face may hand to jit as they are:
+the slow path would pass them on unchanged."""
+
+
 def native_byte_order(x: Any) -> Any:
     """A NumPy array of the other byte order converted to this machine's, which is the
     only one JAX holds; anything else as it is.

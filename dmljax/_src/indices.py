@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
-from dmljax._src.arguments import as_array
+from dmljax._src.arguments import NUMPY_DTYPES_JAX_HOLDS, as_array
 from dmljax._src.dtypes import index_type, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax.errors import InvalidArgumentError, NarrowedIndicesWarning
@@ -85,6 +85,34 @@ def as_index_array(indices: Any, *, op: str, field: str) -> jax.Array | np.ndarr
             )
         indices = saturated.astype(narrow)
     return indices
+
+
+# Each 64-bit index dtype: its 32-bit one and that one's bounds (np.iinfo costs a microsecond).
+_NARROWER = {
+    np.dtype(wide): (np.dtype(narrow), int(np.iinfo(narrow).min), int(np.iinfo(narrow).max))
+    for wide, narrow in ((np.int64, np.int32), (np.uint64, np.uint32))
+}
+NUMPY_NARROW_INDICES = frozenset(
+    d for d in NUMPY_DTYPES_JAX_HOLDS if _is_index_dtype(d) and d.itemsize < 8
+)
+"""Index dtypes of NumPy arrays that jit takes as they are, whatever jax_enable_x64 says."""
+NUMPY_WIDE_INDICES = frozenset(_NARROWER)
+
+
+def narrowed_numpy_indices(x: Any) -> Any:
+    """NumPy 64-bit indices whose values all fit 32 bits, as 32-bit ones while
+    jax_enable_x64 is off (a cheap test for the fast path); anything else unchanged, for
+    :func:`as_index_array` to saturate and warn.
+
+    >>> narrowed_numpy_indices(np.arange(3)).dtype
+    dtype('int32')
+    """
+    if type(x) is not np.ndarray or x.dtype not in _NARROWER or x64_enabled():
+        return x
+    narrow, low, high = _NARROWER[x.dtype]
+    if x.size and (x.min() < low or x.max() > high):
+        return x
+    return x.astype(narrow)
 
 
 Dims = int | tuple[int, ...]

@@ -34,6 +34,7 @@ import numpy as np
 from jax.core import Tracer
 
 from dmljax._src.arguments import (
+    NUMPY_DTYPES_JAX_HOLDS,
     as_array,
     one_spelling,
     require_length,
@@ -50,7 +51,12 @@ from dmljax._src.feature_levels import (
     SupportBand,
     TensorSupport,
 )
-from dmljax._src.indices import as_index_array
+from dmljax._src.indices import (
+    NUMPY_NARROW_INDICES,
+    NUMPY_WIDE_INDICES,
+    as_index_array,
+    narrowed_numpy_indices,
+)
 from dmljax._src.rules import (
     require_same_data_type,
     require_same_dimension_count,
@@ -451,7 +457,11 @@ class Data:
     name: str
 
     def plain(self, name: str) -> str:
-        return f"type({name}) in concrete"
+        # NumPy arrays jit takes as they are: the slow path would pass them on unchanged.
+        return (
+            f"(type({name}) in concrete or "
+            f"(type({name}) is ndarray and {name}.dtype in numpy_data))"
+        )
 
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_array(x, op=op, field=self.name)
@@ -481,8 +491,13 @@ class Indices(Data):
     """An array argument holding integer indices of any width."""
 
     def plain(self, name: str) -> str:
-        # 64-bit indices while x64 is off take the slow path, which saturates them.
-        return f"type({name}) in concrete and ({name}.dtype.itemsize < 8 or x64())"
+        # 64-bit indices while x64 is off take the slow path, which saturates them, unless
+        # narrowed_numpy_indices first made NumPy ones 32-bit.
+        return (
+            f"((type({name}) in concrete and ({name}.dtype.itemsize < 8 or x64())) or "
+            f"(type({name}) is ndarray and ({name}.dtype in numpy_narrow_indices or "
+            f"({name}.dtype in numpy_wide_indices and x64()))))"
+        )
 
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_index_array(x, op=op, field=self.name)
@@ -727,11 +742,21 @@ def _fast_path(
     tests += [spec.plain(s) for spec, s in zip(specs, statics, strict=True)]
     canonical = [spec.canonical(s, arrays) for spec, s in zip(specs, statics, strict=True)]
     parameters = ", ".join(arrays + statics)
+    fast = (
+        f"        if {' and '.join(tests) or 'True'}:\n"
+        f"            return jitted({', '.join(arrays + canonical)})\n"
+    )
+    # NumPy's default integers are 64-bit: values that fit 32 bits need no slow path.
+    narrowed = "".join(
+        f"        {a} = narrowed({a})\n"
+        for spec, a in zip(array_specs, arrays, strict=True)
+        if isinstance(spec, Indices)
+    )
     source = (
         f"def call({parameters}):\n"
         f"    try:\n"
-        f"        if {' and '.join(tests) or 'True'}:\n"
-        f"            return jitted({', '.join(arrays + canonical)})\n"
+        f"{fast}"
+        f"{narrowed and narrowed + fast}"
         f"        return slow(({''.join(a + ', ' for a in arrays)}), "
         f"({''.join(s + ', ' for s in statics)}))\n"
         f"    except ValueError as error:\n"
@@ -750,6 +775,11 @@ def _fast_path(
         "only_int": _ONLY_INT,
         "np_dtype": np.dtype,
         "x64": x64_enabled,
+        "ndarray": np.ndarray,
+        "numpy_data": NUMPY_DTYPES_JAX_HOLDS,
+        "numpy_narrow_indices": NUMPY_NARROW_INDICES,
+        "numpy_wide_indices": NUMPY_WIDE_INDICES,
+        "narrowed": narrowed_numpy_indices,
     }
     exec(source, namespace)  # our own source, from the specs above
     call = namespace["call"]

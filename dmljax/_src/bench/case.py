@@ -108,6 +108,11 @@ class EagerCase:
             with the same operands.
         jnp_fn: the hand-written form; it is jitted and compiled before timing.
         target_ratio: the largest dmljax/jnp per-call ratio that meets the target.
+        numpy_indices: the position of the index array among the operands, for
+            operators that take one: the functional face is then also timed with
+            those indices as a NumPy int64 array (NumPy's default integers),
+            against the same call with the JAX int32 array, to at most
+            ``results.NUMPY_INDICES_TARGET`` times its cost.
     """
 
     name: str
@@ -117,3 +122,4 @@ class EagerCase:
     desc: Callable[..., Any]
     jnp_fn: Callable[..., Any]
     target_ratio: float = 1.1
+    numpy_indices: int | None = None

@@ -14,6 +14,7 @@ import dmljax as dml
 from dmljax._src.bench import hlo
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.results import (
+    NUMPY_INT64,
     CaseResult,
     EagerResult,
     case_misses,
@@ -209,8 +210,15 @@ def _measure_eager(
         "desc": dml.compile_operator(case.desc(*args)),
         "jnp": jax.jit(case.jnp_fn),
     }
+    arguments: dict[str, tuple[Any, ...]] = dict.fromkeys(callables, args)
+    if case.numpy_indices is not None:
+        position = case.numpy_indices
+        callables[NUMPY_INT64] = case.functional
+        arguments[NUMPY_INT64] = tuple(
+            np.asarray(a, np.int64) if i == position else a for i, a in enumerate(args)
+        )
     outputs = {
-        name: np.concatenate([np.ravel(x) for x in jax.tree.leaves(fn(*args))])
+        name: np.concatenate([np.ravel(x) for x in jax.tree.leaves(fn(*arguments[name]))])
         for name, fn in callables.items()
     }
     if not all(np.array_equal(out, outputs["jnp"]) for out in outputs.values()):
@@ -222,7 +230,7 @@ def _measure_eager(
     us: dict[str, dict[str, float]] = {}
     ratios: dict[str, dict[str, float | None]] = {}
     for mode, sync_each in (("sync", True), ("pipelined", False)):
-        contenders = {name: Contender(fn, args) for name, fn in callables.items()}
+        contenders = {name: Contender(fn, arguments[name]) for name, fn in callables.items()}
         samples = interleave(
             contenders,
             groups=settings.eager_rounds,
@@ -233,5 +241,7 @@ def _measure_eager(
         ratios[mode] = {
             face: ratio(us[mode][face], us[mode]["jnp"]) for face in ("functional", "desc")
         }
+        if NUMPY_INT64 in us[mode]:  # against the same face with JAX int32 indices
+            ratios[mode][NUMPY_INT64] = ratio(us[mode][NUMPY_INT64], us[mode]["functional"])
     result = dataclasses.replace(result, calls=calls, equal=True, us=us, ratios=ratios)
     return dataclasses.replace(result, misses=eager_misses(result))

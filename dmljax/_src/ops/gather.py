@@ -304,6 +304,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=lambda x, idx: gather(x, idx, axis=0),
             jnp_fn=lambda x, idx: jnp.take(x, idx, axis=0),
             make_args=lambda key: operands.tiny_operands(key, index_shape=(1, 4)),
+            numpy_indices=1,
         ),
     ]
 

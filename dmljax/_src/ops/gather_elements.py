@@ -217,6 +217,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=lambda x, idx: gather_elements(x, idx, axis=1),
             jnp_fn=lambda x, idx: jnp.take_along_axis(x, idx, axis=1),
             make_args=lambda key: operands.tiny_operands(key, index_shape=(8, 8)),
+            numpy_indices=1,
         ),
     ]
 

@@ -321,6 +321,7 @@ def gather_nd_bench() -> list[Case | EagerCase]:
                 jax.random.normal(key, (8, 8), jnp.float32),
                 jax.random.randint(key, (4, 1), 0, 8, jnp.int32),
             ),
+            numpy_indices=1,
         ),
     ]
 

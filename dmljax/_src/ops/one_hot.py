@@ -314,6 +314,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=lambda labels, values: one_hot(labels, values, depth=8, axis=1),
             jnp_fn=lambda labels, values: jax.nn.one_hot(labels, 8, axis=1, dtype=values.dtype),
             make_args=tiny,
+            numpy_indices=0,
         ),
     ]
 

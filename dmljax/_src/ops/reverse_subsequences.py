@@ -269,6 +269,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=lambda x, n: reverse_subsequences(x, n, axis=1),
             jnp_fn=lambda x, n: jnp_reverse_subsequences(x, n, 1),
             make_args=tiny,
+            numpy_indices=1,
         ),
     ]
 

@@ -514,6 +514,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=lambda x, idx, u: scatter(x, idx, u, axis=1),
             jnp_fn=_jnp_scatter_axis1,
             make_args=_scatter_eager_args,
+            numpy_indices=1,
         ),
     ]
 

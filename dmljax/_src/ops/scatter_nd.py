@@ -524,6 +524,7 @@ def _bench() -> list[Case | EagerCase]:
             functional=scatter_nd,
             jnp_fn=jnp_set,
             make_args=lambda key: _rows(key, True, 8, 8, 4, distinct=True),
+            numpy_indices=1,
         ),
     ]
 

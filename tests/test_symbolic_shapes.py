@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src.ops import OPERATORS
 
 F32, I32 = np.float32, np.int32
 X = np.random.default_rng(0).standard_normal((5, 3)).astype(F32)
@@ -73,9 +74,9 @@ UNDECIDED = {
         lambda x: dml.slice_grad(x, (8, 3), offsets=(0, 0), sizes=(4, 3), strides=(1, 1)),
         ("dmljax.slice_grad", "symbolic dimension", "constraints="),
     ),
-    "pad reflection": (
+    "pad reflection": (  # reflection needs 2 elements: b >= 1 does not say so
         lambda x: dml.pad(x, (1, 0), (1, 0), mode="reflection"),
-        ("dmljax.pad", "x.shape[0]", "jax.export symbol b"),
+        ("dmljax.pad", "'b' < '2'", "constraints="),
     ),
 }
 
@@ -88,3 +89,81 @@ def test_an_undecided_rule_is_a_clean_error(name):
         _export(fn, jax.ShapeDtypeStruct((b, 3), F32))
     for fragment in fragments:
         assert fragment in str(caught.value)
+
+
+# Sizes the operator or a static argument fixes: no symbol can stand there (jax.numpy has
+# the same limits), and the face refuses it naming the field.
+FIXED_SIZES = {
+    # dy's shape is the window that offsets, sizes and strides give.
+    "DML_OPERATOR_SLICE_GRAD": lambda k, d, arrays, error: k == 0,
+    # The sizes must add up to the split dimension.
+    "DML_OPERATOR_SPLIT": lambda k, d, arrays, error: error.field == "sizes",
+    # The length of the index tuples decides the rank of the result.
+    "DML_OPERATOR_GATHER_ND": lambda k, d, arrays, error: (
+        (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
+    ),
+    "DML_OPERATOR_SCATTER_ND": lambda k, d, arrays, error: (
+        (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
+    ),
+    # lengths has 1 along the axis, and 1 where it broadcasts.
+    "DML_OPERATOR_REVERSE_SUBSEQUENCES": lambda k, d, arrays, error: (
+        k == 1 and arrays[1].shape[d] == 1 and error.field == "lengths.shape"
+    ),
+}
+
+
+def _symbolic_specs(arrays, k, d, b, linked):
+    """Dimension ``d`` of argument ``k`` as ``b``; with it, the dimensions of the same size
+    at the same position (``"position"``: indices and updates share a shape) or
+    anywhere (``True``)."""
+    n = arrays[k].shape[d]
+
+    def symbolic(j, e, size):
+        return (j, e) == (k, d) or (
+            size == n and (linked is True or (linked == "position" and e == d))
+        )
+
+    return [
+        jax.ShapeDtypeStruct(
+            tuple(b if symbolic(j, e, size) else size for e, size in enumerate(a.shape)), a.dtype
+        )
+        for j, a in enumerate(arrays)
+    ]
+
+
+@pytest.mark.parametrize(
+    "operator", [op for op in OPERATORS if op.sweep is not None], ids=lambda op: op.name
+)
+def test_every_axis_of_every_argument_can_be_symbolic(operator):
+    # Each dimension of each argument of three selftest draws becomes a jax.export symbol,
+    # with no bound, a lower or an upper bound at its size (what an operator's rule may
+    # need, as a user would give it); the export must run equal to the direct call.
+    fixed = FIXED_SIZES.get(operator.name, lambda *_: False)
+    for seed in range(3):
+        case = operator.sweep(np.random.default_rng(seed), np.dtype(F32))
+        arrays = case.batch[0]
+        want = jax.tree.leaves(case.fn(*arrays))
+        for k, a in enumerate(arrays):
+            for d, n in enumerate(a.shape):
+                if n == 0:
+                    continue  # a jax.export symbol is at least 1
+                where = f"{case.label}: argument {k}, axis {d}"
+                refusal = None
+                for linked in (False, "position", True):
+                    for constraints in ((), (f"b >= {n}",), (f"b <= {n}",)):
+                        (b,) = jax.export.symbolic_shape("b", constraints=constraints)
+                        try:
+                            exported = _export(case.fn, *_symbolic_specs(arrays, k, d, b, linked))
+                        except dml.errors.InvalidArgumentError as error:
+                            refusal = error
+                            continue
+                        got = jax.tree.leaves(exported.call(*arrays))
+                        for out, expected in zip(got, want, strict=True):
+                            np.testing.assert_array_equal(out, expected, err_msg=where)
+                        refusal = None
+                        break
+                    else:
+                        continue
+                    break
+                if refusal is not None:
+                    assert fixed(k, d, arrays, refusal), f"{where}: {refusal}"

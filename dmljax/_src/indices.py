@@ -29,9 +29,13 @@ from dmljax.errors import InvalidArgumentError, NarrowedIndicesWarning
 
 __all__ = [
     "NEGATIVE_INDICES_SINCE",
+    "NUMPY_NARROW_INDICES",
+    "NUMPY_WIDE_INDICES",
     "as_index_array",
     "clamp_indices",
     "drop_out_of_range_indices",
+    "index_constant",
+    "narrowed_numpy_indices",
     "wraps_negative_indices",
 ]
 
@@ -135,7 +139,7 @@ def _each(dim: Dims, fn: Any) -> Any:
     return tuple(fn(d) for d in dim) if isinstance(dim, tuple) else fn(dim)
 
 
-def _constant(values: Any, dtype: Any, ndim: int) -> jax.Array:
+def index_constant(values: Any, dtype: Any, ndim: int) -> jax.Array:
     """``values`` as a constant of ``dtype``: a scalar, or a vector along the last of
     ``ndim`` axes (shaped to broadcast without rank promotion)."""
     items = values if isinstance(values, tuple) else (values,)
@@ -181,13 +185,15 @@ def clamp_indices(indices: jax.Array, dim: Dims, *, wrap_negative: bool) -> jax.
         # Clamp in the unsigned type: converting first would turn 2**32 - 1 into -1.
         last, clips = _last_valid_unsigned(indices, dim)
         if clips:
-            indices = jnp.minimum(indices, _constant(last, indices.dtype, indices.ndim))
+            indices = jnp.minimum(indices, index_constant(last, indices.dtype, indices.ndim))
         return indices.astype(index_dtype)
     wide = _widened_signed(indices, dim)
     if wrap_negative:
-        wide = jnp.where(wide < 0, wide + _constant(dim, wide.dtype, indices.ndim), wide)
+        wide = jnp.where(wide < 0, wide + index_constant(dim, wide.dtype, indices.ndim), wide)
     last = _each(dim, lambda d: max(d - 1, 0))
-    wide = jnp.clip(wide, jnp.asarray(0, wide.dtype), _constant(last, wide.dtype, indices.ndim))
+    wide = jnp.clip(
+        wide, jnp.asarray(0, wide.dtype), index_constant(last, wide.dtype, indices.ndim)
+    )
     return wide.astype(index_dtype)
 
 
@@ -200,19 +206,19 @@ def drop_out_of_range_indices(indices: jax.Array, dim: Dims, *, wrap_negative: b
     with any component out of range is out of range, and its update dropped.
     """
     index_dtype = _jax_index_dtype(dim)
-    size = _constant(dim, index_dtype, indices.ndim)
+    size = index_constant(dim, index_dtype, indices.ndim)
     if jnp.issubdtype(indices.dtype, jnp.unsignedinteger):
         # Compare in the unsigned type, then convert: what the conversion would
         # wrap to a negative number is out of range and replaced.
         last, clips = _last_valid_unsigned(indices, dim)
         if not clips:
             return indices.astype(index_dtype)
-        out = indices > _constant(last, indices.dtype, indices.ndim)
+        out = indices > index_constant(last, indices.dtype, indices.ndim)
         if 0 in (dim if isinstance(dim, tuple) else (dim,)):  # nothing is in an empty axis
-            out = out | _constant(_each(dim, lambda d: d == 0), np.bool_, indices.ndim)
+            out = out | index_constant(_each(dim, lambda d: d == 0), np.bool_, indices.ndim)
         return jnp.where(out, size, indices.astype(index_dtype))
     wide = _widened_signed(indices, dim)
-    wide_size = _constant(dim, wide.dtype, indices.ndim)
+    wide_size = index_constant(dim, wide.dtype, indices.ndim)
     if wrap_negative:
         wide = jnp.where(wide < 0, wide + wide_size, wide)
     in_range = (wide >= 0) & (wide < wide_size)

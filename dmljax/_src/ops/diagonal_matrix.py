@@ -135,9 +135,12 @@ def _banded(begin: int, end: int, x: jax.Array, fill: Any) -> jax.Array:
     rows, cols = x.shape[-2:]
     # Diagonals run from -(rows - 1) to cols - 1: bounds clamped to [-rows, cols] compare alike
     # with each of them and fit the index type.
-    low, high = -rows, cols
-    b, e = min(max(begin, low), high), min(max(end, low), high)
     index = dtypes.index_type(rows + cols)
+    if rules.is_static_shape((rows, cols)):
+        b, e = (min(max(bound, -rows), cols) for bound in (begin, end))
+    else:  # a jax.export symbol: clamped when the program runs
+        low, high = jnp.asarray(-rows, index), jnp.asarray(cols, index)
+        b, e = (jnp.clip(jnp.asarray(bound, index), low, high) for bound in (begin, end))
     top_x = lax.broadcasted_iota(index, (rows, cols), 1) - lax.broadcasted_iota(
         index, (rows, cols), 0
     )

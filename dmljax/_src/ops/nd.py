@@ -106,6 +106,14 @@ def check_index_tuples(
             hint="A list of single coordinates needs a last dimension of 1: indices[..., None].",
         )
     t = index_shape[-1]
+    if not rules.is_static_shape((t,)):
+        raise InvalidArgumentError(
+            op,
+            f"{indices}.shape[-1]",
+            "a known size: the length of each index tuple decides the rank of the result "
+            "(as in jax.numpy, a rank cannot be symbolic)",
+            f"the jax.export symbol {t}",
+        )
     if batch + t > len(data_shape):
         bound = f"{data}.ndim - batch_dims" if batch else f"{data}.ndim"
         raise InvalidArgumentError(

@@ -263,18 +263,23 @@ def source_positions(mode: PaddingMode, size: int, start: int, end: int) -> np.n
     >>> source_positions(PaddingMode.SYMMETRIC, 3, 4, 1).tolist()
     [2, 2, 1, 0, 0, 1, 2, 2]
     """
-    p = np.arange(-start, size + end, dtype=np.int64)
+    return _mapped(mode, np.arange(-start, size + end, dtype=np.int64), size, np)
+
+
+def _mapped(mode: PaddingMode, p: Any, size: Any, xp: Any) -> Any:
+    """DirectML's rule for the mode, on positions ``p`` relative to the input's start: with
+    NumPy for a known ``size``, with jax.numpy for a :func:`jax.export` symbol."""
     if mode is PaddingMode.EDGE:
-        return np.clip(p, 0, size - 1)
+        return xp.clip(p, 0, size - 1)
     if mode is PaddingMode.WRAP:
         return p % size
     if mode is PaddingMode.REFLECTION:
         period = 2 * (size - 1)
         q = p % period
-        return np.where(q < size, q, period - q)
+        return xp.where(q < size, q, period - q)
     if mode is PaddingMode.SYMMETRIC:
         q = p % (2 * size)
-        return np.where(q < size, q, 2 * size - 1 - q)
+        return xp.where(q < size, q, 2 * size - 1 - q)
     raise ValueError(f"{mode} maps no positions")  # CONSTANT reads the padding value
 
 
@@ -312,6 +317,13 @@ def _pieces(x: jax.Array, axis: int, positions: np.ndarray) -> list[jax.Array]:
 
 def _pad_axis(x: jax.Array, axis: int, mode: PaddingMode, start: int, end: int) -> jax.Array:
     size = x.shape[axis]
+    if not is_static_shape((size,)):
+        # A jax.export symbol: the positions are computed when the program runs, and read
+        # by one gather (the slices below need their bounds when the program is built).
+        index_type = dtypes.index_type(size)
+        p = lax.iota(index_type, start + size + end) - np.array(start, index_type)
+        positions = _mapped(mode, p, jnp.asarray(size, index_type), jnp)
+        return jnp.take(x, positions, axis=axis, mode="clip")
     positions = source_positions(mode, size, start, end)
     before = _pieces(x, axis, positions[:start])
     after = _pieces(x, axis, positions[start + size :])
@@ -460,14 +472,6 @@ def _checked_pad(
         require_length(values, x.ndim, op=_FUNCTION, field=field, why=why)
     kept = []
     for i, (size, start, end) in enumerate(zip(x.shape, start_padding, end_padding, strict=True)):
-        if mode != PaddingMode.CONSTANT and (start or end) and not is_static_shape((size,)):
-            raise InvalidArgumentError(
-                _FUNCTION,
-                f"x.shape[{i}]",
-                f"a known size where {mode.name.lower()} padding copies elements (the "
-                "copied positions are laid out when the program is built)",
-                f"the jax.export symbol {size}",
-            )
         crop = max(-start, 0) + max(-end, 0)
         if crop > size:
             raise InvalidArgumentError(

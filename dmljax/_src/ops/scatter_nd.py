@@ -38,7 +38,11 @@ from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
+from dmljax._src.indices import (
+    drop_out_of_range_indices,
+    index_constant,
+    wraps_negative_indices,
+)
 from dmljax._src.ops import nd
 from dmljax._src.ops.scatter import check_updates_and_options, scalar_updates
 from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
@@ -165,7 +169,7 @@ def _last_writers_only(targets: jax.Array, dims: tuple[int, ...]) -> jax.Array:
         (1,) * t,
         mode=lax.GatherScatterMode.CLIP,
     )
-    dropped = jnp.asarray(np.asarray(dims, targets.dtype).reshape((1,) * (targets.ndim - 1) + (t,)))
+    dropped = index_constant(dims, targets.dtype, targets.ndim)
     return jnp.where((winner_at_target == positions)[..., None], targets, dropped)
 
 

@@ -178,3 +178,19 @@ def test_the_performance_page_shows_the_committed_runs():
     scaling = json.loads((DOCS / "scaling-h200x2.json").read_text())
     for result in scaling["results"]:
         assert f"| {result['time_ms']:.3f} | {result['scaling']:.2f}x |" in page
+
+
+def test_every_page_of_an_operator_with_indices_says_what_jit_does_to_int64_ones():
+    # Issue 19: under the caller's jax.jit with x64 off, JAX wraps NumPy int64 indices
+    # to 32 bits before dmljax sees them; each page with index rules says so.
+    from dmljax._src.operator import Indices
+
+    names = {
+        op.name.removeprefix("DML_OPERATOR_")
+        for op in dml.OPERATORS
+        if op.face is not None and any(isinstance(spec, Indices) for spec in op.face._arrays)
+    }
+    pages = [page for page, (tables, _) in OPERATOR_PAGES.items() if tables & names]
+    assert len(pages) == len(names)
+    for page in pages:
+        assert "#64-bit-indices-while-jax_enable_x64-is-off" in _text(page), page

@@ -85,16 +85,19 @@ def test_bounds_and_steps_may_be_numpy_arrays():
     assert all(type(v) is int for v in itertools.chain.from_iterable(as_arrays))
 
 
-def test_a_negative_end_counts_from_the_back_even_after_an_int64_min_start():
-    """ONNX, not SliceHelper's slip: starts=[INT64_MIN], ends=[-1] reads all but the last.
+@pytest.mark.parametrize("start", [INT64_MIN, -(2**31) - 1, -(2**31)])
+def test_a_negative_end_counts_from_the_back_even_after_a_start_at_or_below_int32_min(start):
+    """ONNX, not SliceHelper's slip: starts=[start], ends=[-1] reads all but the last.
 
     SliceHelper wraps a negative end only when ``starts[i] > INT32_MIN`` (it tests
-    the start), which would make this window empty; ONNX, ORT's CPU kernel and
-    NumPy read ``x[:-1]``, and so does dmljax.
+    the start), which would make this window empty for any start at or below
+    -2**31, not only INT64_MIN; ONNX, ORT's CPU kernel and NumPy read ``x[:-1]``,
+    and so does dmljax.
     """
-    window = dml.onnx_slice_window((5,), starts=[INT64_MIN], ends=[-1])
+    window = dml.onnx_slice_window((5,), starts=[start], ends=[-1])
     assert window == ((0,), (4,), (1,), (4,))
-    assert faithful_slice_helper_axis(5, INT64_MIN, -1, 1)[0][1] == 0  # the slip, for the record
+    assert faithful_slice_helper_axis(5, start, -1, 1)[0][1] == 0  # the slip, for the record
+    assert faithful_slice_helper_axis(5, -(2**31) + 1, -1, 1)[0][1] == 4  # above: no slip
 
 
 def test_steps_beyond_int32_are_saturated_like_ort_does():

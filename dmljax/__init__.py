@@ -20,7 +20,7 @@ from dmljax._src.compile import (
 )
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
-from dmljax._src.onnx_slice import onnx_slice_window as onnx_slice_window
+from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
 from dmljax._src.operator import Operator as Operator
 from dmljax._src.ops import OPERATORS as OPERATORS
 from dmljax._src.ops.diagonal_matrix import (
@@ -116,6 +116,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "gather_nd",
     "join",
     "one_hot",
+    "onnx_slice",
     "onnx_slice_window",
     "pad",
     "reverse_subsequences",

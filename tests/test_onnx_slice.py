@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import hypothesis
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import assume, given, strategies as st
 
 import dmljax as dml
 
@@ -231,3 +232,37 @@ def test_window_matches_slice_helper_and_numpy(dim, start, end, step):
     picked = [first + stride * c for c in range(output)]
     assert picked == list(range(dim)[start:end:step])
     assert 0 <= offset <= offset + size <= dim
+
+
+@hypothesis.settings(max_examples=60)
+@given(
+    shape=st.lists(st.integers(0, 5), min_size=1, max_size=3),
+    data=st.data(),
+)
+def test_onnx_slice_is_numpy_slicing_in_one_call(shape, data):
+    x = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    axes = data.draw(st.permutations(range(len(shape))).map(lambda p: p[: len(p) // 2 + 1]))
+    bounds = st.integers(-7, 7) | st.sampled_from([INT64_MIN, INT64_MAX])
+    starts = [data.draw(bounds) for _ in axes]
+    ends = [data.draw(bounds) for _ in axes]
+    steps = [data.draw(st.integers(-3, 3).filter(bool)) for _ in axes]
+    assume(not any(slips(s, e) for s, e in zip(starts, ends, strict=True)))
+    index = [slice(None)] * len(shape)
+    for axis, start, end, step in zip(axes, starts, ends, steps, strict=True):
+        index[axis] = slice(start, end, step)
+    got = dml.onnx_slice(jnp.asarray(x), starts, ends, axes=axes, steps=steps)
+    np.testing.assert_array_equal(got, x[tuple(index)])
+
+
+def test_onnx_slice_names_itself_in_errors_and_works_under_jit_and_grad():
+    x = jnp.arange(6.0).reshape(2, 3)
+    with pytest.raises(dml.errors.InvalidArgumentError, match="non-zero") as e:
+        dml.onnx_slice(x, [0], [2], steps=[0])
+    assert (e.value.op, e.value.field) == ("dmljax.onnx_slice", "steps[0]")
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:
+        dml.onnx_slice([[1.0, 2.0]], [0], [1])
+    assert (e.value.op, e.value.field) == ("dmljax.onnx_slice", "x")
+    reverse_rows = jax.jit(lambda x: dml.onnx_slice(x, [-1], [INT64_MIN], steps=[-1]))
+    np.testing.assert_array_equal(reverse_rows(x), x[::-1])
+    grad = jax.grad(lambda x: dml.onnx_slice(x, [1], [3], axes=[1]).sum())(x)
+    np.testing.assert_array_equal(grad, [[0, 1, 1], [0, 1, 1]])

@@ -109,6 +109,35 @@ def test_wrong_python_types_are_type_errors(kwargs, field):
     assert e.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("data_type", "hint"),
+    [
+        (jnp.float32, "Write dml.DataType.FLOAT32 (dml.DataType.from_dtype converts"),
+        (np.dtype(np.int8), "Write dml.DataType.INT8 (dml.DataType.from_dtype converts"),
+        ("uint16", "Write dml.DataType.UINT16."),
+        (jnp.bfloat16, "DirectML has no DML_TENSOR_DATA_TYPE for bfloat16"),
+    ],
+)
+def test_a_dtype_given_as_data_type_says_which_data_type_to_write(data_type, hint):
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:
+        dml.TensorDesc(data_type=data_type, sizes=(2,))
+    assert e.value.field == "data_type"
+    assert e.value.hint is not None
+    assert e.value.hint.startswith(hint)
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:  # the same rule for PADDING1's field
+        dml.Padding1OperatorDesc(
+            input_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,)),
+            output_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,)),
+            padding_mode=dml.PaddingMode.CONSTANT,
+            padding_value_data_type=data_type,
+            padding_value=0,
+            start_padding=(0,),
+            end_padding=(0,),
+        )
+    assert e.value.hint is not None
+    assert e.value.hint.startswith(hint)
+
+
 def test_valid_alignments():
     for alignment in (0, 4, 16, 256):
         dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,), guaranteed_base_offset_alignment=alignment)

@@ -174,8 +174,9 @@ def test_any_rank_dtype_and_zero_repeats():
         ((2, 2.0), InvalidArgumentError, "repeats[1]", "an integer"),
         ((2, True), InvalidArgumentError, "repeats[1]", "not a bool"),
         (np.array([[2, 2]]), InvalidArgumentError, "repeats", "1-D"),
-        (2, dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
-        (None, dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
+        (-2, InvalidArgumentError, "repeats[1]", "non-negative"),
+        (2.0, InvalidArgumentError, "repeats", "an integer"),
+        (None, dml.errors.ArgumentTypeError, "repeats", "an integer or a tuple of integers"),
         ("22", dml.errors.ArgumentTypeError, "repeats", "a tuple of integers"),
     ],
 )
@@ -184,6 +185,20 @@ def test_functional_face_refusals(repeats, error, field, fragment):
         dml.tile(jnp.ones((2, 3)), repeats)
     assert e.value.op == "dmljax.tile"
     assert e.value.field == field
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 1, 3)])
+@pytest.mark.parametrize("repeats", [0, 1, 3, np.int64(2)])
+def test_one_int_repeats_the_last_dimension_as_jnp_tile_does(shape, repeats):
+    x = jnp.arange(math.prod(shape)).reshape(shape)
+    np.testing.assert_array_equal(dml.tile(x, repeats), jnp.tile(x, int(repeats)))
+
+
+def test_one_int_cannot_tile_a_0_d_array():
+    # jnp.tile would return a vector: TILE keeps the rank.
+    with pytest.raises(InvalidArgumentError, match="no dimension to repeat") as e:
+        dml.tile(jnp.float32(1), 2)
+    assert e.value.field == "repeats"
 
 
 def test_traced_repeats_raise_a_clear_error_instead_of_leaking():

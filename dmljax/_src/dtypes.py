@@ -110,8 +110,49 @@ class DataType(enum.IntEnum):
             )
         return found
 
+    @classmethod
+    def coerce(cls, value: Any, *, op: str, field: str) -> DataType:
+        """A desc's ``DML_TENSOR_DATA_TYPE`` field: a DataType (or its int value).
+
+        A NumPy or JAX dtype, or a name, is refused with the DataType to write
+        instead: a desc spells DirectML's types, which are not JAX's dtypes.
+
+        >>> DataType.coerce(DataType.INT8, op="TensorDesc", field="data_type")
+        <DataType.INT8: 8>
+        """
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArgumentTypeError(op, field, "a dmljax.DataType", repr(value),
+                                    hint=_data_type_hint(value))  # fmt: skip
+        try:
+            return cls(value)
+        except ValueError:
+            raise InvalidArgumentError(
+                op, field, "a DML_TENSOR_DATA_TYPE value (0 ... 13)", value
+            ) from None
+
     def __str__(self) -> str:
         return self.name
+
+
+def _data_type_hint(value: Any) -> str | None:
+    """What to write for a dtype or a type's name given where a DataType belongs."""
+    if isinstance(value, str) and value.upper() in DataType.__members__:
+        return f"Write dml.DataType.{value.upper()}."
+    if value is None:
+        return None
+    try:
+        dtype = np.dtype(value)
+    except TypeError:
+        return None
+    found = _BY_DTYPE.get(dtype)
+    if found is None:
+        return (
+            f"DirectML has no DML_TENSOR_DATA_TYPE for {dtype.name}; the functional faces "
+            "(dmljax.tile, ...) take it."
+        )
+    return (
+        f"Write dml.DataType.{found.name} (dml.DataType.from_dtype converts a NumPy or JAX dtype)."
+    )
 
 
 def _type_info(data_type: DataType) -> _TypeInfo:

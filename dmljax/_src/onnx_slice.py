@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+import jax
 import numpy as np
+from jax.typing import ArrayLike
 
-from dmljax._src.arguments import normalize_axis, require_length, static_int_tuple
+from dmljax._src.arguments import as_array, normalize_axis, require_length, static_int_tuple
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["SliceWindow", "onnx_slice_window"]
+__all__ = ["SliceWindow", "onnx_slice", "onnx_slice_window"]
 
 _FUNCTION = "dmljax.onnx_slice_window"
+_SLICE = "dmljax.onnx_slice"
 _INT32 = np.iinfo(np.int32)
 
 
@@ -83,25 +86,25 @@ def _axis_window(dim: int, start: int, end: int, step: int) -> tuple[int, int, i
     return offset, size, stride, -(-size // abs(step))
 
 
-def _normalized_axes(axes: Any, count: int, rank: int) -> tuple[int, ...]:
+def _normalized_axes(axes: Any, count: int, rank: int, op: str) -> tuple[int, ...]:
     if axes is None:
         if count > rank:
             raise InvalidArgumentError(
-                _FUNCTION,
+                op,
                 "starts",
                 f"at most {rank} long when axes is omitted (one entry per dimension "
                 "from the first)",
                 f"{count} entries",
             )
         return tuple(range(count))
-    given = static_int_tuple(axes, op=_FUNCTION, field="axes")
-    require_length(given, count, op=_FUNCTION, field="axes", why="one axis per entry of starts")
+    given = static_int_tuple(axes, op=op, field="axes")
+    require_length(given, count, op=op, field="axes", why="one axis per entry of starts")
     normalized = tuple(
-        normalize_axis(axis, rank, op=_FUNCTION, field=f"axes[{i}]") for i, axis in enumerate(given)
+        normalize_axis(axis, rank, op=op, field=f"axes[{i}]") for i, axis in enumerate(given)
     )
     if len(set(normalized)) != len(normalized):
         raise InvalidArgumentError(
-            _FUNCTION,
+            op,
             "axes",
             f"free of repeats (each axis of the {rank}-D input sliced once; negative "
             "axes count from the end)",
@@ -110,22 +113,22 @@ def _normalized_axes(axes: Any, count: int, rank: int) -> tuple[int, ...]:
     return normalized
 
 
-def _steps(steps: Any, count: int) -> tuple[int, ...]:
+def _steps(steps: Any, count: int, op: str) -> tuple[int, ...]:
     if steps is None:
         return (1,) * count
-    given = static_int_tuple(steps, op=_FUNCTION, field="steps")
-    require_length(given, count, op=_FUNCTION, field="steps", why="one step per entry of starts")
+    given = static_int_tuple(steps, op=op, field="steps")
+    require_length(given, count, op=op, field="steps", why="one step per entry of starts")
     for i, step in enumerate(given):
         if step == 0:
-            raise InvalidArgumentError(_FUNCTION, f"steps[{i}]", "non-zero", step)
+            raise InvalidArgumentError(op, f"steps[{i}]", "non-zero", step)
     return given
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
-    dims = static_int_tuple(shape, op=_FUNCTION, field="shape")
+def _shape(shape: Any, op: str) -> tuple[int, ...]:
+    dims = static_int_tuple(shape, op=op, field="shape")
     for i, dim in enumerate(dims):
         if dim < 0:
-            raise InvalidArgumentError(_FUNCTION, f"shape[{i}]", "non-negative", dim)
+            raise InvalidArgumentError(op, f"shape[{i}]", "non-negative", dim)
     return dims
 
 
@@ -188,13 +191,17 @@ def onnx_slice_window(
     Array([[4, 2, 0],
            [9, 7, 5]], dtype=int32)
     """
-    dims = _shape(shape)
-    starts_t = static_int_tuple(starts, op=_FUNCTION, field="starts")
-    ends_t = static_int_tuple(ends, op=_FUNCTION, field="ends")
+    return _window(shape, starts, ends, axes, steps, op=_FUNCTION)
+
+
+def _window(shape: Any, starts: Any, ends: Any, axes: Any, steps: Any, *, op: str) -> SliceWindow:
+    dims = _shape(shape, op)
+    starts_t = static_int_tuple(starts, op=op, field="starts")
+    ends_t = static_int_tuple(ends, op=op, field="ends")
     count = len(starts_t)
-    require_length(ends_t, count, op=_FUNCTION, field="ends", why="one end per entry of starts")
-    axes_t = _normalized_axes(axes, count, len(dims))
-    steps_t = _steps(steps, count)
+    require_length(ends_t, count, op=op, field="ends", why="one end per entry of starts")
+    axes_t = _normalized_axes(axes, count, len(dims), op)
+    steps_t = _steps(steps, count, op)
     offsets, strides = [0] * len(dims), [1] * len(dims)
     sizes, output_sizes = list(dims), list(dims)
     for axis, start, end, step in zip(axes_t, starts_t, ends_t, steps_t, strict=True):
@@ -202,3 +209,34 @@ def onnx_slice_window(
             dims[axis], start, end, step
         )
     return SliceWindow(tuple(offsets), tuple(sizes), tuple(strides), tuple(output_sizes))
+
+
+def onnx_slice(
+    x: ArrayLike,
+    starts: Sequence[int] | np.ndarray,
+    ends: Sequence[int] | np.ndarray,
+    axes: Sequence[int] | np.ndarray | None = None,
+    steps: Sequence[int] | np.ndarray | None = None,
+) -> jax.Array:
+    """ONNX ``Slice`` of ``x``, as onnxruntime's DirectML provider runs it: the window of
+    :func:`onnx_slice_window` read by :func:`dmljax.slice1`.
+
+    Args:
+        x: the array to slice.
+        starts, ends, axes, steps: the ONNX ``Slice`` inputs, static Python ints
+            (or NumPy arrays) with the meaning :func:`onnx_slice_window` gives them.
+
+    Returns:
+        ``x[start:end:step]`` along each sliced axis, the other axes whole.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> x = jnp.arange(10).reshape(2, 5)
+    >>> dml.onnx_slice(x, starts=[-1], ends=[-2**63], axes=[1], steps=[-2])
+    Array([[4, 2, 0],
+           [9, 7, 5]], dtype=int32)
+    """
+    from dmljax._src.ops.slice1 import slice1  # the operators import this module's window
+
+    array = as_array(x, op=_SLICE, field="x")
+    window = _window(np.shape(array), starts, ends, axes, steps, op=_SLICE)
+    return slice1(array, **window._asdict())

@@ -578,6 +578,10 @@ class IntTuple:
             why = f"one entry per dimension of {array}, shape {shape}"
             require_length(value, len(shape), op=op, field=self.name, why=why)
         if self.or_int and not isinstance(value, Sequence | np.ndarray | jax.Array):
+            if not isinstance(value, int | float | np.number) and not hasattr(value, "__index__"):
+                raise ArgumentTypeError(
+                    op, self.name, "an integer or a tuple of integers", repr(value)
+                )
             return static_int(value, op=op, field=self.name)
         if self.or_int and isinstance(value, np.ndarray | jax.Array) and value.ndim == 0:
             return static_int(value, op=op, field=self.name)

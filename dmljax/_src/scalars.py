@@ -17,7 +17,7 @@ import numpy as np
 
 from dmljax._src.arguments import ExactFloat, static_number
 from dmljax._src.dtypes import DataType
-from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+from dmljax.errors import InvalidArgumentError
 
 __all__ = ["data_type_attribute", "exact_value", "float32_attribute", "truncated_value", "value_in"]
 
@@ -39,12 +39,7 @@ def float32_attribute(value: Any, *, op: str, field: str) -> float:
 
 def data_type_attribute(value: Any, *, op: str, field: str) -> DataType:
     """A ``DML_TENSOR_DATA_TYPE`` field (PADDING1's ``PaddingValueDataType``)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentTypeError(op, field, "a dmljax.DataType", repr(value))
-    try:
-        return DataType(value)
-    except ValueError:
-        raise InvalidArgumentError(op, field, "a DML_TENSOR_DATA_TYPE value", value) from None
+    return DataType.coerce(value, op=op, field=field)
 
 
 def value_in(value: int | float, dtype: Any, *, op: str, field: str) -> np.ndarray:

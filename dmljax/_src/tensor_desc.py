@@ -228,14 +228,7 @@ class TensorDesc:
 
 
 def _coerce_data_type(value: Any) -> DataType:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentTypeError(_OP, "data_type", "a dmljax.DataType", repr(value))
-    try:
-        data_type = DataType(value)
-    except ValueError:
-        raise InvalidArgumentError(
-            _OP, "data_type", "a DML_TENSOR_DATA_TYPE value (1 ... 13)", value
-        ) from None
+    data_type = DataType.coerce(value, op=_OP, field="data_type")
     if data_type is DataType.UNKNOWN:
         raise InvalidArgumentError(_OP, "data_type", "a concrete type (never UNKNOWN)", "UNKNOWN")
     return data_type

@@ -153,18 +153,21 @@ def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> An
     return functools.partial(tile_lowering, repeats=desc.repeats)
 
 
-def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
+def tile(x: ArrayLike, repeats: int | StaticInts) -> jax.Array:
     """Repeats ``x`` ``repeats[i]`` times along each dimension ``i`` (DirectML TILE).
 
     The functional face of :class:`TileOperatorDesc`: any rank (a 0-D array
     with ``repeats=()``), any JAX dtype including ``bool`` and ``bfloat16``,
-    and repeats of 0, which give an empty result. Unlike :func:`jax.numpy.tile`
-    it takes exactly one repeat per dimension, as DirectML does.
+    and repeats of 0, which give an empty result. A sequence of repeats has
+    one entry per dimension, as in DirectML (where :func:`jax.numpy.tile` would
+    change the rank); a single int repeats the last dimension, as in
+    :func:`jax.numpy.tile`.
 
     Args:
         x: the array to tile.
-        repeats: one non-negative Python integer per dimension of ``x``; it
-            decides the output shape, so it cannot be a traced value.
+        repeats: one non-negative Python integer per dimension of ``x``, or one
+            for the last dimension; it decides the output shape, so it cannot
+            be a traced value.
 
     Returns:
         An array of shape ``x.shape[i] * repeats[i]`` and the dtype of ``x``.
@@ -183,6 +186,8 @@ def tile(x: ArrayLike, repeats: StaticInts) -> jax.Array:
            [3, 4],
            [1, 2],
            [3, 4]], dtype=int32)
+    >>> dml.tile(jnp.array([1, 2]), 3)
+    Array([1, 2, 1, 2, 1, 2], dtype=int32)
     """
     return _TILE_FACE.call(x, repeats)
 
@@ -196,8 +201,18 @@ def _extent_in_bytes(shape: Sequence[int], repeats: Sequence[int], itemsize: int
     )
 
 
-def _checked_tile(x: jax.Array, repeats: tuple[int, ...]) -> jax.Array:
+def _checked_tile(x: jax.Array, repeats: int | tuple[int, ...]) -> jax.Array:
     """:func:`tile`'s checks, while tracing, then the lowering."""
+    if isinstance(repeats, int):
+        if x.ndim == 0:
+            raise InvalidArgumentError(
+                _FUNCTION,
+                "repeats",
+                "() for a 0-D x: TILE keeps the rank, and a 0-D array has no dimension to repeat",
+                repeats,
+                hint="Tile x.reshape(1) to get a vector.",
+            )
+        repeats = (1,) * (x.ndim - 1) + (repeats,)
     why = f"one entry per dimension of x, shape {tuple(x.shape)}"
     require_length(repeats, x.ndim, op=_FUNCTION, field="repeats", why=why)
     for i, repeat in enumerate(repeats):
@@ -228,7 +243,7 @@ _TILE_FACE = contract.FunctionalFace(
     tile,
     _checked_tile,
     contract.Data("x"),
-    contract.IntTuple("repeats", per_dimension_of=(0, "x")),
+    contract.IntTuple("repeats", or_int=True, per_dimension_of=(0, "x")),
     keys=True,
 )
 

@@ -260,7 +260,7 @@ def test_onnx_slice_names_itself_in_errors_and_works_under_jit_and_grad():
         dml.onnx_slice(x, [0], [2], steps=[0])
     assert (e.value.op, e.value.field) == ("dmljax.onnx_slice", "steps[0]")
     with pytest.raises(dml.errors.ArgumentTypeError) as e:
-        dml.onnx_slice([[1.0, 2.0]], [0], [1])
+        dml.onnx_slice([[1.0, 2.0]], [0], [1])  # pyright: ignore[reportArgumentType]
     assert (e.value.op, e.value.field) == ("dmljax.onnx_slice", "x")
     reverse_rows = jax.jit(lambda x: dml.onnx_slice(x, [-1], [INT64_MIN], steps=[-1]))
     np.testing.assert_array_equal(reverse_rows(x), x[::-1])

@@ -442,11 +442,11 @@ def desc_rows(op: str) -> list[Case]:
         *row("call-with-input-by-keyword", op, first,
              lambda: compiled(build())(**{first: valid}), ArgumentTypeError),
         *row("feature-level-a-string", op, "feature_level",
-             lambda: dml.compile_operator(build(), feature_level="FL_4_1"), ArgumentTypeError),
+             lambda: dml.compile_operator(build(), feature_level="FL_4_1"), ArgumentTypeError),  # pyright: ignore[reportCallIssue]
         *row("feature-level-unknown", op, "feature_level",
              lambda: dml.compile_operator(build(), feature_level=0x4200)),
         *row("deterministic-not-a-bool", op, "deterministic",
-             lambda: dml.compile_operator(build(), deterministic=1), ArgumentTypeError),
+             lambda: dml.compile_operator(build(), deterministic=1), ArgumentTypeError),  # pyright: ignore[reportCallIssue]
     ]  # fmt: skip
 
 
@@ -571,7 +571,7 @@ TABLE: list[Case] = [
     *row("from_dtype-not-a-dtype", "DataType", "dtype",
          lambda: T.from_dtype(object()), ArgumentTypeError),
     *row("not-a-desc", "compile_operator", "desc",
-         lambda: dml.compile_operator(td((2,))), ArgumentTypeError, ("TileOperatorDesc",)),
+         lambda: dml.compile_operator(td((2,))), ArgumentTypeError, ("TileOperatorDesc",)),  # pyright: ignore[reportCallIssue]
 
     # --- TILE, desc face --------------------------------------------------------------------------
     *desc_rows(TILE),
@@ -764,7 +764,7 @@ TABLE: list[Case] = [
              output_tensor=td((3, 3), T.FLOAT64)))),
          fragments=X64_HINT),
     *row("donate_input-not-a-bool", SCATTER, "donate_input",
-         lambda: dml.compile_operator(scatter_desc(), donate_input="yes"), ArgumentTypeError),
+         lambda: dml.compile_operator(scatter_desc(), donate_input="yes"), ArgumentTypeError),  # pyright: ignore[reportCallIssue]
     *eager_and_jit("call-updates-of-another-dtype", SCATTER, "the updates_tensor argument",
                    lambda x, i, u: compiled(scatter_desc())(x, i, u), f32(3, 3), u32(2, 3),
                    i32(2, 3)),

@@ -51,7 +51,7 @@ def test_unknown_desc_types_and_levels_are_refused():
         axis: int = 0
 
     with pytest.raises(dml.errors.ArgumentTypeError, match="TileOperatorDesc"):
-        dml.compile_operator(NotADesc())
+        dml.compile_operator(NotADesc())  # pyright: ignore[reportCallIssue, reportArgumentType]
     with pytest.raises(InvalidArgumentError, match="feature_level"):
         dml.compile_operator(tile_desc(), feature_level=0x1234)
 
@@ -67,9 +67,9 @@ def test_arguments_are_checked_against_the_descs():
         op(jnp.ones((2, 3), jnp.float16))
     assert ".astype('float32')" in str(e.value)
     with pytest.raises(dml.errors.ArgumentTypeError, match="1 arrays"):
-        op(x, x)
+        op(x, x)  # pyright: ignore[reportCallIssue]
     with pytest.raises(dml.errors.ArgumentTypeError, match="an array"):
-        op([[1.0] * 3] * 2)
+        op([[1.0] * 3] * 2)  # pyright: ignore[reportArgumentType]
 
 
 def test_argument_checks_fire_while_tracing():
@@ -110,3 +110,31 @@ def test_lower_gives_the_hlo():
     op = dml.compile_operator(tile_desc())
     text = op.lower(jnp.ones((2, 3), jnp.float32)).as_text()
     assert "tensor<4x3xf32>" in text
+
+
+def test_each_desc_type_declares_the_arrays_its_compiled_operator_takes_and_returns():
+    # The type parameters of OperatorDesc, which type checkers read for compile_operator's
+    # result, against the desc's tensor fields: one ArrayLike per input field, a variadic
+    # tail for a tensor array or an optional tensor; a tuple result for several outputs.
+    import typing
+
+    from jax.typing import ArrayLike
+
+    from dmljax._src.operator import Role, tensor_fields
+    from dmljax._src.ops.join import JoinOperatorDesc
+
+    for operator in dml.OPERATORS:
+        (base,) = [b for b in vars(operator.desc_type)["__orig_bases__"] if typing.get_args(b)]
+        result, *inputs = typing.get_args(base)
+        fields = tensor_fields(operator.desc_type, Role.INPUT)
+        fixed = [f for f in fields if not (f.metadata["many"] or f.metadata["optional"])]
+        variadic = len(fixed) < len(fields)
+        assert inputs[: len(fixed)] == [ArrayLike] * len(fixed), operator.name
+        starred = typing.get_args(vars(JoinOperatorDesc)["__orig_bases__"][0])[
+            1
+        ]  # *tuple[ArrayLike, ...]
+        tail = [starred] if variadic else []
+        assert inputs[len(fixed) :] == tail, operator.name
+        outputs = tensor_fields(operator.desc_type, Role.OUTPUT)
+        several = any(f.metadata["many"] for f in outputs)
+        assert result == (tuple[jax.Array, ...] if several else jax.Array), operator.name

@@ -228,7 +228,7 @@ def test_donate_input_needs_an_output_like_the_input():
         dml.compile_operator(gather, donate_input=True)
     assert e.value.field == "donate_input"
     with pytest.raises(dml.errors.ArgumentTypeError, match="deterministic must be a bool"):
-        dml.compile_operator(desc(), deterministic=1)  # pyright: ignore[reportArgumentType]
+        dml.compile_operator(desc(), deterministic=1)  # pyright: ignore[reportArgumentType, reportCallIssue]
 
 
 # --- The functional face --------------------------------------------------------------------------

@@ -10,19 +10,24 @@ result calls its jitted lowering through the same
 from __future__ import annotations
 
 import functools
-from typing import Any
+import typing
+from typing import Any, Generic
 
 import jax
 from jax.core import Tracer
+from jax.typing import ArrayLike
 
 from dmljax._src.arguments import native_byte_order
 from dmljax._src.dtypes import require_x64, x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.operator import (
     Dispatch,
+    Inputs,
     Lowering,
     LoweringOptions,
     Operator,
+    OperatorDesc,
+    Result,
     Role,
     bound_tensors,
 )
@@ -52,7 +57,7 @@ def _operator_of(desc: Any) -> Operator[Any]:
     return operator
 
 
-class CompiledOperator:
+class CompiledOperator(Generic[Result, *Inputs]):
     """A validated operator: call it with the input arrays in DirectML's order.
 
     Made by :func:`compile_operator` (DirectML's ``IDMLCompiledOperator``), not
@@ -211,7 +216,17 @@ class CompiledOperator:
                 hint="Pass a copy (jnp.array(x, copy=True)) as the other argument.",
             )
 
-    def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
+    if typing.TYPE_CHECKING:
+        # What type checkers see: the desc's declared arrays and result. At run time
+        # keywords are taken too, to refuse them with a dmljax error.
+        def __call__(self, *arrays: *Inputs, out_buffer: ArrayLike | None = None) -> Result: ...
+
+    else:
+
+        def __call__(self, *arrays: Any, out_buffer: Any = None, **named: Any) -> Any:
+            return self._call(arrays, out_buffer, named)
+
+    def _call(self, arrays: tuple[Any, ...], out_buffer: Any, named: dict[str, Any]) -> Any:
         if named:
             self._refuse_keywords(named)
         if self.donate_input and arrays:
@@ -271,13 +286,34 @@ def _written(result: jax.Array, output: TensorDesc, out_buffer: jax.Array | None
     return result if output.strides is None else write_strided(result, output, out_buffer)
 
 
+@typing.overload
+def compile_operator(
+    desc: OperatorDesc[Result, *Inputs],
+    *,
+    feature_level: FeatureLevel | int = ...,
+    deterministic: bool = ...,
+    donate_input: bool = ...,
+) -> CompiledOperator[Result, *Inputs]: ...
+
+
+# For a desc whose type is a union: type checkers try an overloaded function on each member.
+@typing.overload
+def compile_operator(
+    desc: OperatorDesc[Any, *tuple[Any, ...]],
+    *,
+    feature_level: FeatureLevel | int = ...,
+    deterministic: bool = ...,
+    donate_input: bool = ...,
+) -> CompiledOperator[Any, *tuple[Any, ...]]: ...
+
+
 def compile_operator(
     desc: Any,
     *,
-    feature_level: Any = FeatureLevel.LATEST,
+    feature_level: FeatureLevel | int = FeatureLevel.LATEST,
     deterministic: bool = False,
     donate_input: bool = False,
-) -> CompiledOperator:
+) -> CompiledOperator[Any, *tuple[Any, ...]]:
     """Validates an operator desc, like DirectML's ``CompileOperator``, and lowers it.
 
     Checks the desc against the operator's support table at ``feature_level``
@@ -298,7 +334,9 @@ def compile_operator(
             the input's sizes and data type.
 
     Returns:
-        A :class:`CompiledOperator`; call it with the input arrays.
+        A :class:`CompiledOperator`; call it with the input arrays. Its type says
+        which arrays and what result, per desc type (``TileOperatorDesc`` gives a
+        ``CompiledOperator[jax.Array, ArrayLike]``: one array in, one out).
 
     Raises:
         InvalidArgumentError: the desc breaks a rule at this feature level.

@@ -26,7 +26,7 @@ import functools
 import re
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Generic, TypeGuard, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar, TypeVarTuple
 
 import jax
 import jax.numpy as jnp
@@ -175,10 +175,16 @@ def _labelled(desc: Any, role: Role | None = None) -> Iterator[tuple[str, str, T
             yield name, name, value
 
 
+Result = TypeVar("Result")
+"""What a compiled operator returns: an array, or a tuple of them (SPLIT)."""
+Inputs = TypeVarTuple("Inputs")
+"""The arrays a compiled operator takes, in DirectML's binding order."""
+
+
 @typing.dataclass_transform(
     kw_only_default=True, frozen_default=True, field_specifiers=(tensor_field, attribute)
 )
-class OperatorDesc:
+class OperatorDesc(Generic[Result, *Inputs]):
     """Base of every operator desc: a frozen, keyword-only dataclass that checks and
     coerces each field by its declared role.
 
@@ -186,6 +192,11 @@ class OperatorDesc:
     must hold TensorDescs (a tuple of them for ``many``, None allowed for an
     optional one); attributes go through their ``coerce``. A desc holds no
     arrays: it is hashable and can be a static argument.
+
+    The type parameters declare what the compiled operator returns and the
+    arrays it is called with, in DirectML's binding order, so that type checkers
+    know each :func:`dmljax.compile_operator` result:
+    ``class TileOperatorDesc(OperatorDesc[jax.Array, ArrayLike])``.
     """
 
     if typing.TYPE_CHECKING:  # a dataclass once subclassed

@@ -14,9 +14,11 @@ from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
+from jax.typing import ArrayLike
 
 import dmljax as dml
 from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.operator import OperatorDesc
 
 __all__ = ["OPERATORS", "all_cases", "strided_cases"]
 
@@ -40,7 +42,9 @@ def _nchw_from_nhwc(buffer: jax.Array, shape: tuple[int, int, int, int]) -> jax.
     return jnp.transpose(buffer.reshape(n, h, w, c), (0, 3, 1, 2))
 
 
-def _strided_case(operator: str, desc_of: Callable[[dml.TensorDesc], object]) -> Case:
+def _strided_case(
+    operator: str, desc_of: Callable[[dml.TensorDesc], OperatorDesc[jax.Array, ArrayLike]]
+) -> Case:
     quick_shape, full_shape = (4, 32, 14, 14), (64, 256, 56, 56)  # 100 KiB / 196 MiB of f32
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:

@@ -50,7 +50,7 @@ __all__ = [
 _FUNCTION = "dmljax.diagonal_matrix"
 
 
-class DiagonalMatrixOperatorDesc(contract.OperatorDesc):
+class DiagonalMatrixOperatorDesc(contract.OperatorDesc[jax.Array]):
     """``DML_DIAGONAL_MATRIX_OPERATOR_DESC``: ``value`` on diagonal ``offset`` of each matrix,
     zeros elsewhere.
 

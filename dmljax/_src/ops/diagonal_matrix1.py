@@ -14,6 +14,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.typing import ArrayLike
 
 from dmljax._src import (
     feature_levels as fl,
@@ -42,7 +43,7 @@ from dmljax.errors import InvalidArgumentError
 __all__ = ["DIAGONAL_MATRIX1", "DiagonalMatrix1OperatorDesc"]
 
 
-class DiagonalMatrix1OperatorDesc(contract.OperatorDesc):
+class DiagonalMatrix1OperatorDesc(contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]):
     """``DML_DIAGONAL_MATRIX1_OPERATOR_DESC``: ``value`` on the diagonals in
     ``[diagonal_fill_begin, diagonal_fill_end)`` of each matrix, the input elsewhere.
 

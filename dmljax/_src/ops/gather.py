@@ -41,7 +41,7 @@ __all__ = ["GATHER", "GatherOperatorDesc", "gather", "gather_output_sizes"]
 _FUNCTION = "dmljax.gather"
 
 
-class GatherOperatorDesc(contract.OperatorDesc):
+class GatherOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_GATHER_OPERATOR_DESC``: slices of the input picked along ``axis``.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors

@@ -31,7 +31,7 @@ __all__ = ["GATHER_ELEMENTS", "GatherElementsOperatorDesc", "gather_elements"]
 _FUNCTION = "dmljax.gather_elements"
 
 
-class GatherElementsOperatorDesc(contract.OperatorDesc):
+class GatherElementsOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_GATHER_ELEMENTS_OPERATOR_DESC``: one input element per index, along ``axis``.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors

@@ -36,7 +36,7 @@ __all__ = ["GATHER_ND", "GatherNdOperatorDesc", "gather_nd", "gather_nd_lowering
 _FUNCTION = "dmljax.gather_nd"
 
 
-class GatherNdOperatorDesc(contract.OperatorDesc):
+class GatherNdOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_GATHER_ND_OPERATOR_DESC``: blocks of the input picked by index tuples.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors

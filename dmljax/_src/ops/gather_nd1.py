@@ -9,6 +9,9 @@ rules, lowering and functional face (:func:`dmljax.gather_nd` with
 
 from __future__ import annotations
 
+import jax
+from jax.typing import ArrayLike
+
 from dmljax._src import feature_levels as fl, operator as contract
 from dmljax._src.arguments import static_int
 from dmljax._src.ops.gather_nd import (
@@ -23,7 +26,7 @@ from dmljax._src.tensor_desc import TensorDesc
 __all__ = ["GATHER_ND1", "GatherNd1OperatorDesc"]
 
 
-class GatherNd1OperatorDesc(contract.OperatorDesc):
+class GatherNd1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_GATHER_ND1_OPERATOR_DESC``: GATHER_ND within each of a batch of blocks.
 
     The rules are GATHER_ND's (:class:`dmljax.GatherNdOperatorDesc`) plus:

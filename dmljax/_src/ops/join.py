@@ -31,7 +31,7 @@ __all__ = ["JOIN", "JOIN_AND_SPLIT_FIRST_TYPES", "JoinOperatorDesc", "check_part
 _FUNCTION = "dmljax.join"
 
 
-class JoinOperatorDesc(contract.OperatorDesc):
+class JoinOperatorDesc(contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]):
     """``DML_JOIN_OPERATOR_DESC``: the input tensors concatenated along ``axis``.
 
     ``InputCount`` is ``len(input_tensors)``. The rules (checked by

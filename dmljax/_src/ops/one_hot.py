@@ -39,7 +39,7 @@ __all__ = ["ONE_HOT", "OneHotOperatorDesc", "one_hot", "one_hot_lowering"]
 _FUNCTION = "dmljax.one_hot"
 
 
-class OneHotOperatorDesc(contract.OperatorDesc):
+class OneHotOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_ONE_HOT_OPERATOR_DESC``: one-hot sequences along ``axis``, of (off, on) values.
 
     The rules (checked by :func:`dmljax.compile_operator`): the three tensors

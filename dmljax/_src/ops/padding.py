@@ -109,7 +109,7 @@ class PaddingMode(enum.IntEnum):
 _SINCE = {PaddingMode.SYMMETRIC: FL.FL_3_0, PaddingMode.WRAP: FL.FL_6_4}
 
 
-class PaddingOperatorDesc(contract.OperatorDesc):
+class PaddingOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_PADDING_OPERATOR_DESC``: the input with a border on each side of each dimension.
 
     ``DimensionCount`` is ``len(start_padding)``. The rules (checked by

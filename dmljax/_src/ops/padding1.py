@@ -9,6 +9,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import jax
+from jax.typing import ArrayLike
+
 from dmljax._src import operator as contract, scalars
 from dmljax._src.arguments import static_int_tuple, static_number
 from dmljax._src.doc_entries import Entry, tensor_desc_of
@@ -22,7 +25,7 @@ from dmljax.errors import InvalidArgumentError
 __all__ = ["PADDING1", "Padding1OperatorDesc"]
 
 
-class Padding1OperatorDesc(contract.OperatorDesc):
+class Padding1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_PADDING1_OPERATOR_DESC``: PADDING whose value has the tensors' type.
 
     ``padding_value`` is a ``DML_SCALAR_UNION`` read as ``padding_value_data_type``,

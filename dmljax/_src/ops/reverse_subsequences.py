@@ -39,7 +39,7 @@ __all__ = [
 _FUNCTION = "dmljax.reverse_subsequences"
 
 
-class ReverseSubsequencesOperatorDesc(contract.OperatorDesc):
+class ReverseSubsequencesOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """``DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC``: the first ``length`` elements of each
     sequence along ``axis`` reversed.
 

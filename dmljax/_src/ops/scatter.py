@@ -56,7 +56,7 @@ _FUNCTION = "dmljax.scatter"
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
 
-class ScatterOperatorDesc(contract.OperatorDesc):
+class ScatterOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike, ArrayLike]):
     """``DML_SCATTER_OPERATOR_DESC``: the input with some elements replaced by updates.
 
     Also available as ``ScatterElementsOperatorDesc``, DirectML's newer name.

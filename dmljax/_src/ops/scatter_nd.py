@@ -55,7 +55,7 @@ _FUNCTION = "dmljax.scatter_nd"
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
 
-class ScatterNdOperatorDesc(contract.OperatorDesc):
+class ScatterNdOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike, ArrayLike]):
     """``DML_SCATTER_ND_OPERATOR_DESC``: the input with whole blocks replaced by updates.
 
     The rules (checked by :func:`dmljax.compile_operator`): the four tensors

@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
 from dmljax._src.arguments import require_length, static_int_tuple
@@ -28,7 +29,7 @@ __all__ = ["SLICE", "SliceOperatorDesc"]
 _ARRAY_FIELDS = ("offsets", "sizes", "strides")
 
 
-class SliceOperatorDesc(contract.OperatorDesc):
+class SliceOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_SLICE_OPERATOR_DESC``: a strided slice whose ``sizes`` are the output sizes.
 
     The rules (checked by :func:`dmljax.compile_operator`): ``offsets``,

@@ -44,7 +44,7 @@ _FUNCTION = "dmljax.slice1"
 _WINDOW_FIELDS = ("input_window_offsets", "input_window_sizes", "input_window_strides")
 
 
-class Slice1OperatorDesc(contract.OperatorDesc):
+class Slice1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_SLICE1_OPERATOR_DESC``: a strided window of the input, possibly reversed.
 
     ``DimensionCount`` is the length of the three window arrays. The rules

@@ -40,7 +40,7 @@ _FUNCTION = "dmljax.slice_grad"
 _WINDOW_FIELDS = ("input_window_offsets", "input_window_sizes", "input_window_strides")
 
 
-class SliceGradOperatorDesc(contract.OperatorDesc):
+class SliceGradOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_SLICE_GRAD_OPERATOR_DESC``: SLICE1's gradient, the window written into zeros.
 
     ``input_gradient_tensor`` has the sizes of the forward SLICE1's output,

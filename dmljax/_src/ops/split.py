@@ -33,7 +33,7 @@ __all__ = ["SPLIT", "SplitOperatorDesc", "split", "split_lowering"]
 _FUNCTION = "dmljax.split"
 
 
-class SplitOperatorDesc(contract.OperatorDesc):
+class SplitOperatorDesc(contract.OperatorDesc[tuple[jax.Array, ...], ArrayLike]):
     """``DML_SPLIT_OPERATOR_DESC``: the input cut along ``axis`` into the output tensors.
 
     ``OutputCount`` is ``len(output_tensors)``. The rules (checked by

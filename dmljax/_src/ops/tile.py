@@ -40,7 +40,7 @@ __all__ = ["TILE", "TileOperatorDesc", "tile", "tile_output_sizes"]
 _FUNCTION = "dmljax.tile"
 
 
-class TileOperatorDesc(contract.OperatorDesc):
+class TileOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_TILE_OPERATOR_DESC``: repeats the input along each dimension.
 
     ``RepeatsCount`` is ``len(repeats)``. The rules (checked by

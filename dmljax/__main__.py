@@ -4,6 +4,7 @@
 Examples::
 
     python -m dmljax selftest
+    python -m dmljax selftest --json selftest.json
     python -m dmljax bench --quick
     python -m dmljax bench --json results.json --plot results.png
     python -m dmljax bench --from-json results.json --plot results.png
@@ -13,13 +14,15 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import os
+import pathlib
 import sys
 from collections.abc import Sequence
 
 from dmljax._src import selftest as selftest_module
 from dmljax._src.bench import adversarial, command, scaling as scaling_module
 
-__all__ = ["main"]
+__all__ = ["main", "run", "unwritable"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
         "JAX device. Exit status 1 on any failure.",
     )
     selftest.add_argument("--seed", type=int, default=0, help="seed of the sweep (default 0)")
+    selftest.add_argument(
+        "--json", metavar="PATH", help="write every check, its case and detail, as JSON"
+    )
     selftest.add_argument(
         "--draws",
         type=int,
@@ -91,6 +97,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def unwritable(path: str, option: str) -> str | None:
+    """Why ``path`` cannot take a command's output, in a few words; None if it can.
+
+    Checked before a command runs, so that a long run never ends in a failed write.
+
+    >>> unwritable("no/such/folder/x.json", "--json")
+    '--json no/such/folder/x.json: no folder no/such/folder'
+    """
+    target = pathlib.Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return f"{option} {path}: is a folder, not a file"
+    if not folder.is_dir():
+        return f"{option} {path}: no folder {folder}"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"{option} {path}: not writable"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one command; returns its exit status.
 
@@ -100,10 +125,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    for option in ("json", "plot"):
+        path = getattr(args, option, None)
+        problem = None if path is None else unwritable(path, f"--{option}")
+        if problem is not None:
+            print(f"python -m dmljax {args.command}: {problem}", file=sys.stderr)
+            return 2
     if args.command == "selftest":
         if args.draws < 0:
             parser.error("--draws must be >= 0")
-        return selftest_module.selftest(seed=args.seed, draws=args.draws)
+        return selftest_module.selftest(seed=args.seed, draws=args.draws, json_path=args.json)
     if args.command == "scaling":
         return scaling_module.scaling(quick=args.quick, json_path=args.json, seed=args.seed)
     if args.group == "adversarial":
@@ -133,5 +164,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
 
+def run() -> int:
+    """:func:`main` for a shell: output piped into a reader that stops early (``| head``)
+    ends the command quietly, as Unix tools do."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the failed flush at exit: point stdout at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a killed writer
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

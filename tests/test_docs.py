@@ -194,3 +194,12 @@ def test_every_page_of_an_operator_with_indices_says_what_jit_does_to_int64_ones
     assert len(pages) == len(names)
     for page in pages:
         assert "#64-bit-indices-while-jax_enable_x64-is-off" in _text(page), page
+
+
+def test_every_python_snippet_of_the_readme_runs_in_order():
+    readme = DOCS.parent / "README.md"
+    blocks = re.findall(r"^```python\n(.*?)^```$", readme.read_text(), flags=re.M | re.S)
+    assert len(blocks) >= 2
+    namespace: dict[str, object] = {}
+    for block in blocks:  # later snippets use what earlier ones defined, as a reader would
+        exec(compile(block, str(readme), "exec"), namespace)

@@ -1,5 +1,7 @@
 """`python -m dmljax selftest` and the doc-example builders it shares with the tests."""
 
+import io
+import json
 import pathlib
 import re
 
@@ -294,10 +296,19 @@ def test_the_sweep_catches_a_wrong_value_under_vmap():
 # --- The command ----------------------------------------------------------------------------------
 
 
-def test_python_dash_m_dmljax_selftest_passes():
-    done = helpers.run_python("-m", "dmljax", "selftest", timeout=300)
+def test_python_dash_m_dmljax_selftest_passes(tmp_path):
+    path = tmp_path / "selftest.json"
+    done = helpers.run_python("-m", "dmljax", "selftest", "--json", str(path), timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
+    assert max(map(len, out.splitlines())) <= selftest.WIDTH
+    assert done.stderr == ""  # progress is for a terminal; a pipe gets none
+    document = json.loads(path.read_text())
+    assert document["passed"] is True
+    assert document["environment"]["platform"] == jax.default_backend()
+    checks = document["checks"]
+    assert document["counts"]["passed"] == sum(c["passed"] is True for c in checks)
+    assert out.splitlines()[-1] == f"wrote {path}"
     assert f"on {jax.default_backend()}: " in out.splitlines()[0]
     for entry in BUILT:
         assert entry["id"] in out
@@ -307,14 +318,31 @@ def test_python_dash_m_dmljax_selftest_passes():
     assert f"skipped {len(skipped)} doc examples:" in out
     for op in doc_examples.BUILDERS:
         assert f"  {op} x" not in out
-    assert out.rstrip().splitlines()[-1].startswith("selftest passed: ")
+    assert out.rstrip().splitlines()[-2].startswith("selftest passed: ")
     for op in selftest.SWEEPS:
         sweep_rows = [
             line for line in out.splitlines()
             if line.startswith("sweep") and line.split()[1] == op.removeprefix("DML_OPERATOR_")
         ]  # fmt: skip
         assert len(sweep_rows) == len(selftest.DATA_DTYPES)
-        assert any("jvp+grad" in row for row in sweep_rows)
+        details = [c["detail"] for c in checks if c["kind"] == "sweep" and c["op"] == op]
+        assert len(details) == len(selftest.DATA_DTYPES)
+        assert any("jvp+grad" in detail for detail in details)
+
+
+def test_selftest_shows_progress_on_a_terminal_only(capsys):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    assert selftest.selftest(draws=0, progress_out=terminal) == 0
+    assert selftest.selftest(draws=0, progress_out=pipe) == 0
+    shown = terminal.getvalue().split("\r")
+    assert any(line.startswith("[   1] doc GATHER ") for line in shown)
+    assert all(len(line) < selftest.WIDTH for line in shown)
+    assert pipe.getvalue() == ""
+    assert max(map(len, capsys.readouterr().out.splitlines())) <= selftest.WIDTH
 
 
 def test_a_broken_builder_makes_the_exit_status_1(monkeypatch, capsys):
@@ -330,8 +358,11 @@ def test_a_broken_builder_makes_the_exit_status_1(monkeypatch, capsys):
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if "tile-ex1" in line)
     assert "FAIL" in row
-    assert "InvalidArgumentError" in row
+    # The reason in the failure list, wrapped to the width.
+    reason = out[out.index("!!! doc example DML_OPERATOR_TILE tile-ex1") :]
+    assert "InvalidArgumentError" in reason
     assert "selftest FAILED: " in out
+    assert max(map(len, out.splitlines())) <= selftest.WIDTH
 
 
 def test_a_broken_sweep_makes_the_exit_status_1(monkeypatch, capsys):
@@ -347,7 +378,9 @@ def test_a_broken_sweep_makes_the_exit_status_1(monkeypatch, capsys):
     out = capsys.readouterr().out
     failed = [line for line in out.splitlines() if line.startswith("sweep") and " FAIL " in line]
     assert len(failed) == 2
-    assert all("TILE" in line and "eager: got" in line for line in failed)
+    assert all("TILE" in line for line in failed)
+    assert out.count("!!! sweep DML_OPERATOR_TILE") == 2
+    assert "eager: got" in out[out.index("!!! sweep DML_OPERATOR_TILE") :]
 
 
 def test_negative_draws_is_a_usage_error():

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
+import json
+import pathlib
 import sys
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 import jax
@@ -30,15 +34,24 @@ import numpy as np
 
 import dmljax as dml
 from dmljax._src import doc_examples
+from dmljax._src.bench.environment import environment
 from dmljax._src.sweeps import (
     DATA_DTYPES,
     SweepCase,
     draw_values as _values,
     label as _name,
 )
-from dmljax._src.text import describe_device, describe_error, format_table
+from dmljax._src.text import describe_device, describe_error, elide, format_table
 
-__all__ = ["DATA_DTYPES", "SWEEPS", "CheckResult", "SweepCase", "check_sweep_case", "selftest"]
+__all__ = [
+    "DATA_DTYPES",
+    "SWEEPS",
+    "WIDTH",
+    "CheckResult",
+    "SweepCase",
+    "check_sweep_case",
+    "selftest",
+]
 
 
 # Each operator declares its sweep (Operator(sweep=...)): one case of the given data dtype;
@@ -128,75 +141,113 @@ class CheckResult:
     detail: str
 
 
-def _doc_rows() -> list[CheckResult]:
-    rows = []
+def _doc_rows() -> Iterator[CheckResult]:
     for e in doc_examples.entries():
         outcome = doc_examples.check(e)
-        rows.append(
-            CheckResult(
-                "doc example", outcome.op, f"{outcome.id} ({outcome.status})", outcome.passed,
-                outcome.detail,
-            )
+        yield CheckResult(
+            "doc example", outcome.op, f"{outcome.id} ({outcome.status})", outcome.passed,
+            outcome.detail,
         )  # fmt: skip
-    return rows
 
 
-def _sweep_rows(seed: int, draws: int) -> list[CheckResult]:
-    rows = []
+def _sweep_rows(seed: int, draws: int) -> Iterator[CheckResult]:
     swept = [operator.name for operator in dml.OPERATORS if operator.function is not None]
     for number, op in enumerate(swept):
         rng = np.random.default_rng([seed, number])
         sweep = SWEEPS.get(op)
         if sweep is None:
-            rows.append(CheckResult("sweep", op, "-", False, "no sweep in selftest.SWEEPS"))
+            yield CheckResult("sweep", op, "-", False, "no sweep in selftest.SWEEPS")
             continue
         for draw in range(draws):
             try:
                 case = sweep(rng, DATA_DTYPES[draw % len(DATA_DTYPES)])
             except Exception as error:  # a broken sweep is a failure to report, not a crash
-                rows.append(
-                    CheckResult("sweep", op, "drawing a case", False, describe_error(error))
-                )
+                yield CheckResult("sweep", op, "drawing a case", False, describe_error(error))
                 continue
             try:
                 checked = check_sweep_case(case)
             except Exception as error:  # report every failing draw, not only the first
-                rows.append(CheckResult("sweep", op, case.label, False, describe_error(error)))
+                yield CheckResult("sweep", op, case.label, False, describe_error(error))
             else:
-                rows.append(CheckResult("sweep", op, case.label, True, " ".join(checked)))
-    return rows
+                yield CheckResult("sweep", op, case.label, True, " ".join(checked))
+
+
+WIDTH = 100
+"""The widest line the selftest prints (its table's cases are elided to fit)."""
+
+_KINDS = {"doc example": "doc", "sweep": "sweep"}
 
 
 def _table(rows: Sequence[CheckResult]) -> str:
+    # Four columns of at most 5 + 20 + 4 characters and three gaps of 2: the case gets the rest.
+    case_width = WIDTH - 5 - 20 - 4 - 3 * 2
     cells = [
         [
-            r.kind,
+            _KINDS[r.kind],
             r.op.removeprefix("DML_OPERATOR_"),
-            r.case,
             "PASS" if r.passed else "FAIL",
-            r.detail,
+            elide(r.case, case_width),
         ]
         for r in rows
     ]
-    return format_table(["check", "operator", "case", "result", "detail"], cells, left=5)
+    return format_table(["check", "operator", "ok?", "case"], cells, left=4)
 
 
-def selftest(*, seed: int = 0, draws: int = len(DATA_DTYPES), out: TextIO | None = None) -> int:
+def _wrapped(text: str, indent: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+
+
+class _Progress:
+    """One line on a terminal, rewritten as each check finishes; nothing elsewhere."""
+
+    def __init__(self, out: TextIO | None) -> None:
+        isatty = getattr(out, "isatty", None)
+        self._out = out if out is not None and isatty is not None and isatty() else None
+        self._count = 0
+
+    def __call__(self, row: CheckResult) -> None:
+        self._count += 1
+        if self._out is not None:
+            text = f"[{self._count:4d}] {_KINDS[row.kind]} {row.op.removeprefix('DML_OPERATOR_')}"
+            line = elide(f"{text} {row.case}", WIDTH - 1)
+            print(f"\r{line:<{WIDTH - 1}}", end="", file=self._out, flush=True)
+
+    def done(self) -> None:
+        if self._out is not None:
+            print(f"\r{'':<{WIDTH - 1}}\r", end="", file=self._out, flush=True)
+
+
+def selftest(
+    *,
+    seed: int = 0,
+    draws: int = len(DATA_DTYPES),
+    out: TextIO | None = None,
+    progress_out: TextIO | None = None,
+    json_path: str | None = None,
+) -> int:
     """Runs the doc examples and the sweep, prints the table; returns the exit status.
+
+    Progress goes to ``progress_out`` (standard error) when it is a terminal; the
+    table, in lines of at most :data:`WIDTH` characters, to ``out``; every check
+    with its full case and detail to ``json_path``.
 
     Returns:
         0 when everything passed, 1 on any failure.
     """
     out = out or sys.stdout
-    print(
-        f"dmljax {dml.__version__} selftest on {describe_device()}, jax {jax.__version__}", file=out
-    )
+    progress = _Progress(sys.stderr if progress_out is None else progress_out)
+    header = f"dmljax {dml.__version__} selftest on {describe_device()}, jax {jax.__version__}"
+    print(header, file=out)
     print(
         f"doc examples: {doc_examples.PATH.name}; sweep: {draws} draws per operator, seed {seed}\n",
         file=out,
         flush=True,
     )
-    rows = _doc_rows() + _sweep_rows(seed, draws)
+    rows = []
+    for row in itertools.chain(_doc_rows(), _sweep_rows(seed, draws)):
+        progress(row)
+        rows.append(row)
+    progress.done()
     ran = [r for r in rows if r.passed is not None]
     skipped = [r for r in rows if r.passed is None]
     print(_table(ran), file=out)
@@ -204,18 +255,30 @@ def selftest(*, seed: int = 0, draws: int = len(DATA_DTYPES), out: TextIO | None
         by_reason = collections.Counter((r.op, r.detail) for r in skipped)
         print(f"\nskipped {len(skipped)} doc examples:", file=out)
         for (op, reason), count in sorted(by_reason.items()):
-            print(f"  {op} x{count}: {reason}", file=out)
+            print("\n".join(_wrapped(f"{op} x{count}: {reason}", "  ")), file=out)
     failed = [r for r in ran if not r.passed]
     if failed:
         print(f"\n!!! {len(failed)} FAILED:", file=out)
         for r in failed:
-            print(f"!!!   {r.kind} {r.op} {r.case}: {r.detail}", file=out)
+            print("\n".join(_wrapped(f"{r.kind} {r.op} {r.case}: {r.detail}", "!!! ")), file=out)
     passed = len(ran) - len(failed)
     verdict = "FAILED" if failed else "passed"
-    print(
-        f"\nselftest {verdict}: {passed} passed, {len(failed)} failed, {len(skipped)} skipped "
-        f"on {describe_device()}",
-        file=out,
-        flush=True,
-    )
+    summary = f"selftest {verdict}: {passed} passed, {len(failed)} failed, {len(skipped)} skipped"
+    print(f"\n{summary}", file=out, flush=True)  # the device is in the first line
+    if json_path is not None:
+        document = {
+            "format": "dmljax-selftest",
+            "environment": {
+                k: v
+                for k, v in environment(quick=False, small=False).items()
+                if k not in ("quick", "small_sizes")  # a bench run's settings
+            },
+            "seed": seed,
+            "draws": draws,
+            "passed": not failed,
+            "counts": {"passed": passed, "failed": len(failed), "skipped": len(skipped)},
+            "checks": [dataclasses.asdict(r) for r in rows],
+        }
+        pathlib.Path(json_path).write_text(json.dumps(document, indent=2) + "\n")
+        print(f"wrote {json_path}", file=out, flush=True)
     return 1 if failed else 0

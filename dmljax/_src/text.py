@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import jax
 
-__all__ = ["describe_device", "describe_error", "format_table"]
+__all__ = ["describe_device", "describe_error", "elide", "format_table"]
 
 
 def describe_device() -> str:
@@ -50,3 +50,15 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: in
         rules[-1] = "-" * max(len(headers[-1]), 6)
     rule = "  ".join(rules)
     return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
+def elide(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, its middle replaced by ``...`` where too long.
+
+    >>> elide("float32[3,4] indices int16[3,5] axis 1", 24)
+    'float32[3,4] i... axis 1'
+    """
+    if len(text) <= width:
+        return text
+    head = (width - 3) * 2 // 3
+    return f"{text[:head]}...{text[len(text) - (width - 3 - head) :]}"

@@ -29,6 +29,7 @@ import numpy as np
 import dmljax as dml
 from dmljax._src import reductions
 from dmljax._src.bench.environment import environment
+from dmljax._src.bench.results import targets_apply
 from dmljax._src.bench.timing import Contender
 from dmljax._src.text import describe_device, describe_error
 
@@ -512,9 +513,9 @@ def adversarial(
           f"(dmljax within {TARGET_VS_BEST}x of the best candidate, deterministic=True within "
           f"{TARGET_DETERMINISTIC}x of dmljax; float32 with as many "
           f"targets as updates, random, within {TARGET_VS_JNP}x of jnp)", file=out)  # fmt: skip
-    if jax.default_backend() == "cpu":
-        print("The targets are a GPU's: the CPU plan keeps XLA's scatter, which has no "
-              "contention cliff here.", file=out)  # fmt: skip
+    if not targets_apply(jax.default_backend()):
+        print(f"The targets are a GPU's, none on {jax.default_backend()}: the CPU plan keeps "
+              "XLA's scatter, which has no contention cliff here.", file=out)  # fmt: skip
     else:
         for row, m in missed:
             print(f"  MISSED {row.name}: {'; '.join(m)}", file=out)

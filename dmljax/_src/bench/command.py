@@ -14,9 +14,9 @@ from dmljax._src.bench import cases as cases_module, plot
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.environment import environment
 from dmljax._src.bench.report import format_report
-from dmljax._src.bench.results import CaseResult, EagerResult, Report
+from dmljax._src.bench.results import CaseResult, EagerResult, Report, targets_apply
 from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
-from dmljax._src.text import describe_device
+from dmljax._src.text import describe_device, describe_error
 
 __all__ = ["bench", "select_cases"]
 
@@ -42,16 +42,20 @@ def _run(
 
     progress(f"device {describe_device()}; {'quick' if small else 'full'} sizes; {settings}")
     key = jax.random.key(seed)
+    held = targets_apply(jax.default_backend())  # the targets are a GPU's
     case_results: list[CaseResult] = []
     eager_results: list[EagerResult] = []
     for number, case in enumerate(selected, start=1):
         progress(f"case {number}/{len(selected)}: {case.name}")
         case_key = jax.random.fold_in(key, number)
+        result: CaseResult | EagerResult
         if isinstance(case, Case):
-            result = run_case(case, case_key, small=small, settings=settings, progress=progress)
+            timed = run_case(case, case_key, small=small, settings=settings, progress=progress)
+            result = timed if held else dataclasses.replace(timed, misses=[])
             case_results.append(result)
         else:
-            result = run_eager(case, case_key, settings=settings, progress=progress)
+            eager = run_eager(case, case_key, settings=settings, progress=progress)
+            result = eager if held else dataclasses.replace(eager, misses=[])
             eager_results.append(result)
         verdict = result.error or ("; ".join(result.misses) if result.misses else "ok")
         progress(f"{case.name}: {verdict}")
@@ -94,7 +98,12 @@ def bench(
             print(f"dmljax bench: {error}", file=sys.stderr)
             return 2
     if from_json is not None:
-        report = Report.read(from_json).select(substring)
+        try:
+            report = Report.read(from_json).select(substring)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else describe_error(error)
+            print(f"dmljax bench: --from-json {from_json}: {reason}", file=sys.stderr)
+            return 2
     else:
         selected = select_cases(cases_module.all_cases(), substring)
         if not selected:

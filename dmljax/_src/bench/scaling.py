@@ -112,10 +112,19 @@ def scaling(
 ) -> int:
     """The ``scaling`` command: 1 device, then every device; returns the exit status.
 
-    Exit status 1 when a program communicates or there is only one device.
+    Exit status 1, with a one-line reason on standard error, when a program communicates
+    or there is only one device.
     """
     out = out or sys.stdout
     devices = jax.devices()
+    if len(devices) < 2:
+        flag = "XLA_FLAGS=--xla_force_host_platform_device_count=8"
+        print(
+            f"dmljax scaling: needs several devices, and {jax.default_backend()} has 1; on "
+            f"the CPU, run it as {flag} python -m dmljax scaling",
+            file=sys.stderr,
+        )
+        return 1
     small = quick or jax.default_backend() == "cpu"
     per_device = _per_device_shape(small)
     calls = 5 if small else 20
@@ -155,5 +164,12 @@ def scaling(
         with open(json_path, "w") as file:
             json.dump(record, file, indent=2)
         print(f"wrote {json_path}", file=out)
-    communicates = any(r.collectives for r in results)
-    return 1 if communicates or len(devices) < 2 else 0
+    communicating = sorted({r.operator for r in results if r.collectives})
+    if communicating:
+        print(
+            f"dmljax scaling: {', '.join(communicating)} communicate between devices "
+            "(see the collectives column): a batch-sharded operand should need none",
+            file=sys.stderr,
+        )
+        return 1
+    return 0

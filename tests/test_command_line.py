@@ -1,0 +1,70 @@
+"""The edges of ``python -m dmljax``: each ends in one line on standard error and a non-zero
+exit status, before any long run, never in a traceback."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from dmljax.__main__ import main
+from tests import helpers
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "--quick", "--json", "{missing}/bench.json"],
+        ["bench", "--quick", "--plot", "{missing}/bench.png"],
+        ["bench", "--group", "adversarial", "--json", "{missing}/rows.json"],
+        ["selftest", "--json", "{missing}/selftest.json"],
+        ["scaling", "--json", "{missing}/scaling.json"],
+        ["bench", "--quick", "--json", "{folder}"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(argv, tmp_path, capsys):
+    paths = {"missing": tmp_path / "no" / "such", "folder": tmp_path}
+    argv = [arg.format(**paths) for arg in argv]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing ran
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"python -m dmljax {argv[0]}: --")
+    assert "no folder" in line or "is a folder" in line
+
+
+def test_from_json_of_a_missing_or_foreign_file_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "missing.json"
+    assert main(["bench", "--from-json", str(missing)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == f"dmljax bench: --from-json {missing}: No such file or directory"
+    for text in ("{not json", '{"format": "something else"}', '{"format": "dmljax-bench"}'):
+        foreign = tmp_path / "foreign.json"
+        foreign.write_text(text)
+        assert main(["bench", "--from-json", str(foreign)]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith(f"dmljax bench: --from-json {foreign}: ")
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    # `python -m dmljax bench --list | head -1`: the reader is gone before the writer is done.
+    read, write = os.pipe()
+    os.close(read)
+    env = {**os.environ, "PYTHONPATH": str(helpers.REPO)}
+    done = subprocess.run([sys.executable, "-m", "dmljax", "bench", "--list"], stdout=write,
+                          stderr=subprocess.PIPE, text=True, env=env, cwd=helpers.REPO,
+                          timeout=120, check=False)  # fmt: skip
+    os.close(write)
+    assert done.returncode == 141
+    assert done.stderr == ""
+
+
+def test_scaling_on_one_device_says_how_to_get_several():
+    # The tests' conftest asks for eight CPU devices; this process gets JAX's default, one.
+    done = helpers.run_python("-m", "dmljax", "scaling", "--quick", timeout=120,
+                              env={"XLA_FLAGS": "", "JAX_PLATFORMS": "cpu"})  # fmt: skip
+    assert done.returncode == 1
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert "needs several devices" in line
+    assert "XLA_FLAGS=--xla_force_host_platform_device_count=8" in line

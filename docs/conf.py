@@ -14,6 +14,8 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent))
 
+from local_inventories import write_inventories  # noqa: E402
+
 import dmljax  # noqa: E402
 
 project = "dmljax"
@@ -25,9 +27,20 @@ version = release
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.napoleon",
+    "sphinx_copybutton",
     "dmljax_docs",
 ]
+
+# Links to JAX's and NumPy's pages, from inventories written here (the build downloads nothing).
+intersphinx_mapping = write_inventories(HERE / "_build" / "inventories")
+intersphinx_disabled_reftypes = ["std:doc"]
+
+# The copy button copies the code of a >>> example, not its prompts or its output.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
@@ -38,6 +51,13 @@ myst_enable_extensions = ["colon_fence"]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+# Aliases kept as written in signatures (dmljax's modules use `from __future__ import
+# annotations`), not expanded into their unions.
+autodoc_type_aliases = {
+    "ArrayLike": "jax.typing.ArrayLike",
+    "StaticInts": "Sequence[int]",  # Python ints or a 1-D NumPy array: static values
+    "IntOrStaticInts": "int | Sequence[int]",
+}
 autodoc_default_options = {"members": True}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False

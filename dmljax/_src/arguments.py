@@ -22,6 +22,7 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "ExactFloat",
+    "IntOrStaticInts",
     "StaticInts",
     "as_array",
     "normalize_axis",
@@ -35,6 +36,8 @@ __all__ = [
 
 StaticInts: TypeAlias = Sequence[SupportsIndex] | np.ndarray
 """A sequence (or 1-D NumPy array) of integers known while tracing: repeats, offsets, ..."""
+IntOrStaticInts: TypeAlias = SupportsIndex | StaticInts
+"""One integer, or :data:`StaticInts` (``dml.tile``'s repeats, ``dml.split``'s sizes)."""
 
 _TRACED_HINT = (
     "It decides the output shape, so it must be known while tracing: pass Python "

@@ -178,22 +178,18 @@ class OperatorSummary(SphinxDirective):
         rows = []
         for name, operator in OPERATORS.items():
             support = operator.support
+            # Short cells, so that the table fits the page's width: the operator's name
+            # (its struct is DML_<name>_OPERATOR_DESC) and the desc's class name.
             rows.append(
                 [
-                    nodes.literal(text=f"DML_{name}_OPERATOR_DESC"),
-                    nodes.literal(text=f"dml.{operator.desc_type.__name__}"),
+                    nodes.literal(text=name),
+                    nodes.literal(text=operator.desc_type.__name__),
                     str(support.introduced),
                     _first_level(support, lambda t: t.allows_rank(1) and t.allows_rank(8)),
                     _first_64_bit_data(support),
                 ]
             )
-        headers = [
-            "DirectML struct",
-            "dmljax desc",
-            "Introduced",
-            "1 to 8 dimensions",
-            "64-bit data",
-        ]
+        headers = ["Operator", "dmljax desc", "Since", "1-8 dims", "64-bit data"]
         return [_table(headers, rows)]
 
 

@@ -26,7 +26,7 @@ from dmljax._src import (
     rules,
     sweeps,
 )
-from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
+from dmljax._src.arguments import IntOrStaticInts, require_length, static_int_tuple
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.doc_entries import Entry, tensor_desc_of
@@ -153,7 +153,7 @@ def _lower_tile(desc: TileOperatorDesc, options: contract.LoweringOptions) -> An
     return functools.partial(tile_lowering, repeats=desc.repeats)
 
 
-def tile(x: ArrayLike, repeats: int | StaticInts) -> jax.Array:
+def tile(x: ArrayLike, repeats: IntOrStaticInts) -> jax.Array:
     """Repeats ``x`` ``repeats[i]`` times along each dimension ``i`` (DirectML TILE).
 
     The functional face of :class:`TileOperatorDesc`: any rank (a 0-D array

@@ -213,7 +213,7 @@ def test_the_intersphinx_inventories_are_written_locally(tmp_path):
 
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
-        from local_inventories import write_inventories
+        from local_inventories import write_inventories  # pyright: ignore[reportMissingImports]
     finally:
         sys.path.remove(str(DOCS / "_ext"))
     mapping = write_inventories(tmp_path)

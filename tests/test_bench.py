@@ -489,7 +489,9 @@ def test_quick_bench_json_holds_every_figure_of_every_case(quick_run):
 def test_quick_bench_plot_is_a_png(quick_run):
     if quick_run["png"] is None:
         pytest.skip("matplotlib is not installed")
-    assert quick_run["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    png = quick_run["png"].read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(png[16:20], "big") == plot.WIDTH_PX  # as wide as a docs page
 
 
 def test_from_json_prints_and_replots_without_running(quick_run, tmp_path, capsys, monkeypatch):

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import struct
 
 import pytest
 
 import dmljax as dml
 from dmljax._src import doc_examples, feature_levels
+from dmljax._src.bench import plot
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
@@ -137,8 +139,12 @@ def test_every_page_with_code_runs_some_examples():
 
 def test_the_performance_page_shows_the_committed_runs():
     page = (DOCS / "performance.md").read_text()
-    assert (DOCS / "_static" / "bench-h100.png").is_file()
+    png = (DOCS / "_static" / "bench-h100.png").read_bytes()
     assert "_static/bench-h100.png" in page
+    # Drawn at the page's width, so that its text reads at its displayed size.
+    width, height = struct.unpack(">II", png[16:24])
+    assert width == plot.WIDTH_PX
+    assert height < 2 * width
     for run in (
         "bench-h100.json",
         "bench-h100-nd.json",

@@ -1,4 +1,4 @@
-"""A PNG bar chart of each case's bandwidth as % of a copy, dmljax beside jnp.
+"""A PNG chart of each case's time against jnp's, with its target, and its compile time apart.
 
 matplotlib is an optional dependency (the ``plot`` extra); it is imported only
 when a chart is drawn, so that ``bench`` runs without it and a saved JSON can
@@ -8,13 +8,11 @@ be plotted later on another machine.
 from __future__ import annotations
 
 import pathlib
-import textwrap
-from collections.abc import Sequence
 from typing import Any
 
-from dmljax._src.bench.results import CaseResult, Report
+from dmljax._src.bench.results import COMPILE_TARGET_RATIO, CaseResult, Report, speed_misses
 
-__all__ = ["PlotUnavailableError", "plot_report", "require_matplotlib"]
+__all__ = ["WIDTH_PX", "PlotUnavailableError", "plot_report", "require_matplotlib"]
 
 _INSTALL_HINT = 'Install it with `pip install "dmljax[plot]"` (or `pip install matplotlib`).'
 
@@ -32,66 +30,71 @@ def require_matplotlib() -> Any:
     return figure
 
 
-def _ratio_label(result: CaseResult) -> str:
-    """``"1.02x"``, or ``"1.31x reported"`` for a case held to no time target."""
-    text = "-" if result.ratio is None else f"{result.ratio:.2f}x"
-    return text if result.target_ratio is not None else f"{text} reported"
+WIDTH_PX = 800
+"""The chart's width in pixels: a documentation page shows it at about this width, so its
+text is read at the size it was drawn."""
+_DPI = 100
+_OK, _MISS, _REPORTED, _JNP = "#1f77b4", "#c62828", "#9e9e9e", "#555555"
 
 
-def _draw_copy_targets(
-    ax: Any, cases: Sequence[CaseResult], centres: Sequence[float], width: float
-) -> None:
-    """A red tick across each dmljax bar whose case must reach a share of the copy's."""
-    targets = [
-        (centre, r.min_pct_of_copy)
-        for centre, r in zip(centres, cases, strict=True)
-        if r.min_pct_of_copy is not None
-    ]
-    if targets:
-        ax.hlines(
-            [pct for _, pct in targets],
-            [centre - width / 2 for centre, _ in targets],
-            [centre + width / 2 for centre, _ in targets],
-            color="#b00000",
-            linewidth=1.5,
-            label="dmljax target (% of copy)",
-        )
+def _color(result: CaseResult, held: bool, missed: bool) -> str:
+    if result.target_ratio is None or not held:
+        return _REPORTED
+    return _MISS if missed else _OK
 
 
 def plot_report(report: Report, path: str | pathlib.Path) -> int:
     """Draws the chart of ``report`` into ``path`` (PNG); returns the number of cases drawn.
 
-    Cases without figures (failed ones) are left out. The dashed line at 100 %
-    is the copy of the same bytes, the practical ceiling.
+    One row per case (failed ones are left out), two panels: the time of dmljax over
+    jnp's with each case's target, and, apart, the compile time over jnp's with its
+    target of :data:`COMPILE_TARGET_RATIO`. Bars are red where a target was missed, grey
+    where none applies (a reported case, or a run on a platform without targets). The
+    chart is :data:`WIDTH_PX` pixels wide, whatever the number of cases.
     """
     figure = require_matplotlib()
-    cases = [r for r in report.cases if r.pct_of_copy]
-    fig = figure.Figure(figsize=(max(6.0, 1.3 * len(cases) + 3.0), 4.8), layout="constrained")
-    ax = fig.add_subplot()
-    width = 0.38
-    positions = list(range(len(cases)))
-    for offset, name, color in ((-width / 2, "dmljax", "#1f77b4"), (width / 2, "jnp", "#bbbbbb")):
-        values = [r.pct_of_copy[name] for r in cases]
-        bars = ax.bar([p + offset for p in positions], values, width, label=name, color=color)
-        ax.bar_label(bars, fmt="%.0f", fontsize=7, padding=2)
-    ax.axhline(100, color="#555", linestyle="--", linewidth=0.8, label="copy (same bytes)")
-    _draw_copy_targets(ax, cases, [p - width / 2 for p in positions], width)
-    # Long names wrap, so that neighbouring labels never run into each other.
-    labels = [f"{textwrap.fill(r.name, 15)}\n{_ratio_label(r)}" for r in cases]
-    ax.set_xticks(positions, labels, fontsize=8)
-    for label, r in zip(ax.get_xticklabels(), cases, strict=True):
-        label.set_color("#b00000" if r.misses else "black")  # a missed target shows in red
-    ax.set_ylabel("% of copy bandwidth")
+    cases = [r for r in report.cases if r.ratio is not None]
+    held = report.held_to_targets
+    height = 1.4 + 0.27 * max(len(cases), 1)
+    fig = figure.Figure(figsize=(WIDTH_PX / _DPI, height), dpi=_DPI, layout="constrained")
+    speed, build = fig.subplots(1, 2, sharey=True, width_ratios=(3, 2))
+    rows = list(range(len(cases)))
+    speed_colors = [_color(r, held, bool(speed_misses(r))) for r in cases]
+    bars = speed.barh(rows, [r.ratio for r in cases], color=speed_colors, height=0.7)
+    # Inside the bar's end: just past it stands the target's tick.
+    speed.bar_label(bars, fmt="%.2f", fontsize=7, padding=-24, color="white")
+    targets = [(row, r.target_ratio) for row, r in zip(rows, cases, strict=True) if r.target_ratio]
+    if targets:
+        speed.scatter([t for _, t in targets], [row for row, _ in targets], marker="|", s=140,
+                      color="black", linewidths=1.5, label="time target", zorder=3)  # fmt: skip
+    speed.axvline(1.0, color=_JNP, linestyle="--", linewidth=0.8, label="jnp (1.0)")
+    speed.set_xlabel("time: dmljax / jnp (lower is faster)", fontsize=9)
+    speed.set_yticks(rows, [r.name for r in cases], fontsize=9)
+    speed.invert_yaxis()  # the first case on top, as in the report
+    compile_ratios = [r.compile_ratio or 0.0 for r in cases]
+    build_colors = [
+        _REPORTED if not held or r.target_ratio is None or r.more_work
+        else (_MISS if (r.compile_ratio or 0.0) > COMPILE_TARGET_RATIO else _OK)
+        for r in cases
+    ]  # fmt: skip
+    build.barh(rows, compile_ratios, color=build_colors, height=0.7)
+    build.axvline(1.0, color=_JNP, linestyle="--", linewidth=0.8)
+    build.axvline(COMPILE_TARGET_RATIO, color="black", linewidth=1.2,
+                  label=f"compile target {COMPILE_TARGET_RATIO}")  # fmt: skip
+    build.set_xlabel("compile time: dmljax / jnp", fontsize=9)
+    for ax in (speed, build):
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
     env = report.environment
     sizes = "quick sizes" if env.get("small_sizes") else "full sizes"
-    ax.set_title(
-        f"dmljax vs jnp: {env.get('device_kind')} ({env.get('platform')}), jax {env.get('jax')}, "
-        f"{sizes}\n(under each case: dmljax/jnp time, red where a target was missed, "
-        "'reported' where none applies)",
+    where = "" if held else f"; no targets on {env.get('platform')}"
+    fig.suptitle(
+        f"dmljax vs jnp on {env.get('device_kind')}, jax {env.get('jax')}, {sizes}{where}\n"
+        "blue: target met, red: missed, grey: reported only",
         fontsize=9,
     )
-    fig.legend(fontsize=8, loc="outside right upper")  # beside the bars, never over one
-    top = max([100.0, *(max(r.pct_of_copy.values()) for r in cases)])
-    ax.set_ylim(0, top * 1.15)
-    fig.savefig(pathlib.Path(path), dpi=150)
+    # Below the panels, never over a bar.
+    fig.legend(fontsize=8, loc="outside lower center", ncols=3, frameon=False)
+    fig.savefig(pathlib.Path(path), dpi=_DPI)
     return len(cases)

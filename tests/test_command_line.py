@@ -1,7 +1,9 @@
 """The edges of ``python -m dmljax``: each ends in one line on standard error and a non-zero
 exit status, before any long run, never in a traceback."""
 
+import io
 import os
+import re
 import subprocess
 import sys
 
@@ -68,3 +70,29 @@ def test_scaling_on_one_device_says_how_to_get_several():
     (line,) = done.stderr.splitlines()
     assert "needs several devices" in line
     assert "XLA_FLAGS=--xla_force_host_platform_device_count=8" in line
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_tables_are_plain_on_a_pipe_and_drawn_by_rich_on_a_terminal():
+    from dmljax._src import text
+
+    assert text.table_formatter(io.StringIO()) is text.format_table
+    pytest.importorskip("rich")
+    rich_table = text.table_formatter(_Terminal(), width=60)
+    assert rich_table is not text.format_table
+    drawn = rich_table(["case", "ms"], [["tile", "0.149"], ["gather rows", "MISS"]], 1)
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", drawn)  # rich's colours
+    assert plain.split("\n")[1].split() == ["case", "ms"]
+    assert "gather rows" in plain
+    assert max(map(len, plain.splitlines())) <= 60
+
+
+def test_without_rich_a_terminal_gets_the_plain_tables(monkeypatch):
+    from dmljax._src import text
+
+    monkeypatch.setitem(sys.modules, "rich", None)  # as if the cli extra were not installed
+    assert text.table_formatter(_Terminal()) is text.format_table

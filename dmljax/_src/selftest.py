@@ -41,7 +41,14 @@ from dmljax._src.sweeps import (
     draw_values as _values,
     label as _name,
 )
-from dmljax._src.text import describe_device, describe_error, elide, format_table
+from dmljax._src.text import (
+    TableFormatter,
+    describe_device,
+    describe_error,
+    elide,
+    format_table,
+    table_formatter,
+)
 
 __all__ = [
     "DATA_DTYPES",
@@ -178,7 +185,7 @@ WIDTH = 100
 _KINDS = {"doc example": "doc", "sweep": "sweep"}
 
 
-def _table(rows: Sequence[CheckResult]) -> str:
+def _table(rows: Sequence[CheckResult], table: TableFormatter = format_table) -> str:
     # Four columns of at most 5 + 20 + 4 characters and three gaps of 2: the case gets the rest.
     case_width = WIDTH - 5 - 20 - 4 - 3 * 2
     cells = [
@@ -190,7 +197,7 @@ def _table(rows: Sequence[CheckResult]) -> str:
         ]
         for r in rows
     ]
-    return format_table(["check", "operator", "ok?", "case"], cells, left=4)
+    return table(["check", "operator", "ok?", "case"], cells, 4)
 
 
 def _wrapped(text: str, indent: str) -> list[str]:
@@ -250,7 +257,7 @@ def selftest(
     progress.done()
     ran = [r for r in rows if r.passed is not None]
     skipped = [r for r in rows if r.passed is None]
-    print(_table(ran), file=out)
+    print(_table(ran, table_formatter(out, width=WIDTH)), file=out)
     if skipped:
         by_reason = collections.Counter((r.op, r.detail) for r in skipped)
         print(f"\nskipped {len(skipped)} doc examples:", file=out)

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+import shutil
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 
-__all__ = ["describe_device", "describe_error", "elide", "format_table"]
+__all__ = [
+    "TableFormatter",
+    "describe_device",
+    "describe_error",
+    "elide",
+    "format_table",
+    "table_formatter",
+]
 
 
 def describe_device() -> str:
@@ -62,3 +72,44 @@ def elide(text: str, width: int) -> str:
         return text
     head = (width - 3) * 2 // 3
     return f"{text[:head]}...{text[len(text) - (width - 3 - head) :]}"
+
+
+TableFormatter = Callable[[Sequence[str], Sequence[Sequence[str]], int], str]
+"""``(headers, rows, left) -> text``: :func:`format_table`'s signature."""
+
+
+def table_formatter(out: Any, *, width: int | None = None) -> TableFormatter:
+    """How to draw tables for ``out``: with `rich <https://rich.readthedocs.io>`_ on a
+    terminal where it is installed (the ``cli`` extra), else :func:`format_table`, whose
+    plain columns suit pipes, files and tests.
+
+    ``width`` caps the line length (the terminal's by default).
+
+    >>> import io
+    >>> table_formatter(io.StringIO()) is format_table
+    True
+    """
+    isatty = getattr(out, "isatty", None)
+    if isatty is None or not isatty():
+        return format_table
+    try:
+        from rich import box  # pyright: ignore[reportMissingImports]
+        from rich.console import Console  # pyright: ignore[reportMissingImports]
+        from rich.table import Table  # pyright: ignore[reportMissingImports]
+    except ImportError:
+        return format_table
+    columns = shutil.get_terminal_size().columns
+    size = columns if width is None else min(width, columns)
+
+    def rich_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i < left else "right")
+        for row in rows:
+            style = "bold red" if any(cell in ("FAIL", "FAILED", "MISS") for cell in row) else None
+            table.add_row(*row, style=style)
+        buffer = io.StringIO()
+        Console(file=buffer, force_terminal=True, width=size).print(table)
+        return buffer.getvalue().rstrip("\n")
+
+    return rich_table

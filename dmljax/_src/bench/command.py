@@ -16,7 +16,7 @@ from dmljax._src.bench.environment import environment
 from dmljax._src.bench.report import format_report
 from dmljax._src.bench.results import CaseResult, EagerResult, Report, targets_apply
 from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
-from dmljax._src.text import describe_device, describe_error
+from dmljax._src.text import describe_device, describe_error, table_formatter
 
 __all__ = ["bench", "select_cases"]
 
@@ -112,7 +112,7 @@ def bench(
             )
             return 2
         report = _run(selected, quick=quick, seed=seed, progress_out=progress_out or sys.stderr)
-    print(format_report(report), file=out, flush=True)
+    print(format_report(report, table_formatter(out)), file=out, flush=True)
     if json_path is not None:
         report.write(json_path)
         print(f"wrote {json_path}", file=out, flush=True)

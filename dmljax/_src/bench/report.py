@@ -13,7 +13,7 @@ from dmljax._src.bench.results import (
     Report,
     speed_misses,
 )
-from dmljax._src.text import format_table
+from dmljax._src.text import TableFormatter, format_table
 
 __all__ = ["format_report", "speed_target"]
 
@@ -136,8 +136,9 @@ def _eager_rows(eager: Sequence[EagerResult], held: bool) -> list[list[str]]:
     return rows
 
 
-def format_report(report: Report) -> str:
-    """The tables of a report and its closing verdict, ready to print."""
+def format_report(report: Report, table: TableFormatter = format_table) -> str:
+    """The tables of a report and its closing verdict, ready to print; ``table`` draws
+    each table (plain columns, or rich's on a terminal: :func:`table_formatter`)."""
     env = report.environment
     held = report.held_to_targets
     parts = [
@@ -151,22 +152,23 @@ def format_report(report: Report) -> str:
             "Time per call (median of groups of back-to-back calls); GB/s = ideal bytes / time; "
             "% = of the copy's bandwidth over the same bytes; target 'reported' = a cost shown, "
             "not held to jnp",
-            format_table(
+            table(
                 [
                     "case", "MiB", "dmljax ms", "jnp ms", "A/A ms", "copy ms", "dmljax GB/s",
                     "%copy", "jnp GB/s", "%copy", "dmljax/jnp", "A/A", "target", "",
                 ],
                 _speed_rows(report.cases, held),
+                1,
             ),
             "",
             "Compiled programs: kernels (ENTRY instructions that run) and compile time (median)",
-            format_table(
+            table(
                 [
                     "case", "operands", "kernels dmljax", "jnp", "", "compile ms dmljax", "jnp",
                     "ratio", f"<= {COMPILE_TARGET_RATIO}",
                 ],
                 _build_rows(report.cases, held),
-                left=2,
+                2,
             ),
         ]  # fmt: skip
     if report.eager:
@@ -174,11 +176,11 @@ def format_report(report: Report) -> str:
             "",
             "Eager calls on tiny arrays, us per call: dmljax's functional and desc faces vs a "
             "jitted jnp call; the functional face with NumPy int64 indices vs JAX int32 ones",
-            format_table(
+            table(
                 ["case", "mode", "functional", "desc", "jnp", "functional/jnp", "desc/jnp",
                  "target", f"numpy int64/int32 <= {NUMPY_INDICES_TARGET}", ""],
                 _eager_rows(report.eager, held),
-                left=2,
+                2,
             ),
         ]  # fmt: skip
     parts.append("")

@@ -26,7 +26,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 import dmljax as dml
 from dmljax._src.bench.environment import environment
 from dmljax._src.bench.timing import Contender, interleave, per_call_seconds
-from dmljax._src.text import describe_device, format_table
+from dmljax._src.text import describe_device, table_formatter
 
 __all__ = ["ScalingResult", "scaling"]
 
@@ -155,7 +155,7 @@ def scaling(
         for r in results
     ]
     header = ["operator", "devices", "operand (f32)", "ms/call", "scaling", "collectives"]
-    print(format_table(header, rows), file=out, flush=True)
+    print(table_formatter(out)(header, rows, 1), file=out, flush=True)
     if json_path is not None:
         record = {
             "environment": environment(quick=quick, small=small),

@@ -20,6 +20,16 @@ from dmljax._src.compile import (
 )
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
+from dmljax._src.graph import (
+    CompiledGraph as CompiledGraph,
+    ConstantDataGraphNodeDesc as ConstantDataGraphNodeDesc,
+    GraphDesc as GraphDesc,
+    InputGraphEdgeDesc as InputGraphEdgeDesc,
+    IntermediateGraphEdgeDesc as IntermediateGraphEdgeDesc,
+    OperatorGraphNodeDesc as OperatorGraphNodeDesc,
+    OutputGraphEdgeDesc as OutputGraphEdgeDesc,
+    compile_graph as compile_graph,
+)
 from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
 from dmljax._src.operator import Operator as Operator
 from dmljax._src.ops import OPERATORS as OPERATORS
@@ -81,7 +91,9 @@ except importlib.metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests check
+    "CompiledGraph",
     "CompiledOperator",
+    "ConstantDataGraphNodeDesc",
     "DataType",
     "DiagonalMatrix1OperatorDesc",
     "DiagonalMatrixOperatorDesc",
@@ -90,10 +102,15 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "GatherNd1OperatorDesc",
     "GatherNdOperatorDesc",
     "GatherOperatorDesc",
+    "GraphDesc",
+    "InputGraphEdgeDesc",
+    "IntermediateGraphEdgeDesc",
     "JoinOperatorDesc",
     "OPERATORS",
     "OneHotOperatorDesc",
     "Operator",
+    "OperatorGraphNodeDesc",
+    "OutputGraphEdgeDesc",
     "Padding1OperatorDesc",
     "PaddingMode",
     "PaddingOperatorDesc",
@@ -107,6 +124,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "SplitOperatorDesc",
     "TensorDesc",
     "TileOperatorDesc",
+    "compile_graph",
     "compile_operator",
     "diagonal_matrix",
     "errors",

@@ -1,0 +1,317 @@
+"""Operator graphs: DML_GRAPH_DESC validated rule by rule and compiled into one program."""
+
+import contextlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import dmljax as dml
+from dmljax._src import doc_examples
+from dmljax._src.graph import _slots
+from dmljax._src.operator import Role
+
+F32, I32, U8 = dml.DataType.FLOAT32, dml.DataType.INT32, dml.DataType.UINT8
+InvalidArgumentError = dml.errors.InvalidArgumentError
+
+
+def t(*sizes, data_type=F32, strides=None):
+    return dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
+
+
+def node(operator, name=""):
+    return dml.OperatorGraphNodeDesc(operator=operator, name=name)
+
+
+def inp(graph_input, to_node, to_input=0):
+    return dml.InputGraphEdgeDesc(
+        graph_input_index=graph_input, to_node_index=to_node, to_node_input_index=to_input
+    )
+
+
+def mid(from_node, to_node, to_input=0, from_output=0):
+    return dml.IntermediateGraphEdgeDesc(
+        from_node_index=from_node,
+        from_node_output_index=from_output,
+        to_node_index=to_node,
+        to_node_input_index=to_input,
+    )
+
+
+def out(from_node, graph_output=0, from_output=0):
+    return dml.OutputGraphEdgeDesc(
+        from_node_index=from_node,
+        from_node_output_index=from_output,
+        graph_output_index=graph_output,
+    )
+
+
+TILE = dml.TileOperatorDesc(input_tensor=t(3), output_tensor=t(6), repeats=(2,))
+REVERSE = dml.Slice1OperatorDesc(
+    input_tensor=t(6),
+    output_tensor=t(6),
+    input_window_offsets=(0,),
+    input_window_sizes=(6,),
+    input_window_strides=(-1,),
+)
+GATHER = dml.GatherOperatorDesc(
+    input_tensor=t(6), indices_tensor=t(2, data_type=I32), output_tensor=t(2),
+    axis=0, index_dimensions=1,
+)  # fmt: skip
+
+
+def chain(**changes):
+    """input 0 -> TILE -> REVERSE -> GATHER(indices: input 1) -> output 0."""
+    fields = {
+        "input_count": 2,
+        "output_count": 1,
+        "nodes": (node(TILE), node(REVERSE), node(GATHER)),
+        "input_edges": (inp(0, 0), inp(1, 2, 1)),
+        "intermediate_edges": (mid(0, 1), mid(1, 2)),
+        "output_edges": (out(2),),
+    }
+    return dml.GraphDesc(**{**fields, **changes})
+
+
+X = jnp.array([1.0, 2.0, 3.0])
+IDX = jnp.array([0, 4], jnp.int32)
+
+
+def test_a_chain_runs_as_its_nodes_one_after_another():
+    (y,) = dml.compile_graph(chain())(X, IDX)
+    step = dml.compile_operator(REVERSE)(dml.compile_operator(TILE)(X))
+    np.testing.assert_array_equal(y, dml.compile_operator(GATHER)(step, IDX))
+    np.testing.assert_array_equal(y, [3.0, 2.0])
+    assert dml.compile_graph(chain()) is dml.compile_graph(chain())  # cached per graph
+
+
+def test_the_graph_is_one_program_with_every_node_inlined():
+    graph = dml.compile_graph(chain())
+    text = graph.lower(X, IDX).as_text()
+    assert text.count("func.func public @main") == 1
+    compiled = graph.lower(X, IDX).compile().as_text()
+    assert compiled.count("ENTRY") == 1
+
+
+def test_jit_vmap_grad_and_export_pass_through_a_graph():
+    graph = dml.compile_graph(chain())
+    (y,) = jax.jit(graph)(X, IDX)
+    np.testing.assert_array_equal(y, [3.0, 2.0])
+    (batched,) = jax.vmap(graph, in_axes=(0, None))(jnp.stack([X, 2 * X]), IDX)
+    np.testing.assert_array_equal(batched, [[3.0, 2.0], [6.0, 4.0]])
+    grad = jax.grad(lambda x: graph(x, IDX)[0].sum())(X)
+    np.testing.assert_array_equal(grad, [0.0, 1.0, 1.0])  # y = (x[2], x[1])
+    hessian = jax.hessian(lambda x: (graph(x, IDX)[0] ** 2).sum())(X)
+    np.testing.assert_array_equal(hessian, np.diag([0.0, 2.0, 2.0]))
+    (b,) = jax.export.symbolic_shape("b")
+    exported = jax.export.export(jax.jit(jax.vmap(graph, in_axes=(0, None))))(
+        jax.ShapeDtypeStruct((b, 3), jnp.float32), jax.ShapeDtypeStruct((2,), jnp.int32)
+    )
+    (again,) = exported.call(jnp.stack([X, 2 * X]), IDX)
+    np.testing.assert_array_equal(again, batched)
+
+
+def test_unused_graph_inputs_take_anything():
+    graph = dml.compile_graph(chain(input_count=3))
+    (y,) = graph(X, IDX, None)
+    np.testing.assert_array_equal(y, [3.0, 2.0])
+    assert graph.input_descs == (t(3), t(2, data_type=I32), None)
+    with pytest.raises(dml.errors.ArgumentTypeError, match="3 arrays"):
+        graph(X, IDX)
+
+
+def test_an_edge_between_different_descs_reads_the_producers_bytes():
+    # TILE's float32[6] output read as uint8[24] by a second TILE: the same 24 bytes.
+    as_bytes = dml.TileOperatorDesc(
+        input_tensor=t(24, data_type=U8), output_tensor=t(24, data_type=U8), repeats=(1,)
+    )
+    graph = dml.GraphDesc(
+        input_count=1, output_count=1, nodes=(node(TILE), node(as_bytes)),
+        input_edges=(inp(0, 0),), intermediate_edges=(mid(0, 1),), output_edges=(out(1),),
+    )  # fmt: skip
+    (y,) = dml.compile_graph(graph)(X)
+    expected = np.tile(np.asarray(X), 2).view(np.uint8)
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_a_strided_edge_is_read_through_the_consumers_layout():
+    # A 2x3 TILE output consumed as its transpose: a 3x2 desc with strides (1, 3).
+    tile2 = dml.TileOperatorDesc(input_tensor=t(1, 3), output_tensor=t(2, 3), repeats=(2, 1))
+    copy = dml.TileOperatorDesc(
+        input_tensor=t(3, 2, strides=(1, 3)), output_tensor=t(3, 2), repeats=(1, 1)
+    )
+    graph = dml.GraphDesc(
+        input_count=1, output_count=1, nodes=(node(tile2), node(copy)),
+        input_edges=(inp(0, 0),), intermediate_edges=(mid(0, 1),), output_edges=(out(1),),
+    )  # fmt: skip
+    x = jnp.array([[1.0, 2.0, 3.0]])
+    (y,) = dml.compile_graph(graph)(x)
+    np.testing.assert_array_equal(y, np.tile(np.asarray(x), (2, 1)).T)
+
+
+def test_fan_out_and_several_outputs_from_split():
+    split = dml.SplitOperatorDesc(input_tensor=t(6), output_tensors=(t(2), t(4)), axis=0)
+    join = dml.JoinOperatorDesc(input_tensors=(t(4), t(2)), output_tensor=t(6), axis=0)
+    graph = dml.GraphDesc(
+        input_count=1, output_count=3, nodes=(node(TILE), node(split), node(join)),
+        input_edges=(inp(0, 0),),
+        intermediate_edges=(mid(0, 1), mid(1, 2, 0, from_output=1), mid(1, 2, 1, from_output=0)),
+        output_edges=(out(2, 0), out(1, 1, from_output=0), out(0, 2)),
+    )  # fmt: skip
+    rotated, head, tiled = dml.compile_graph(graph)(X)
+    np.testing.assert_array_equal(tiled, [1, 2, 3, 1, 2, 3])
+    np.testing.assert_array_equal(head, [1, 2])
+    np.testing.assert_array_equal(rotated, [3, 1, 2, 3, 1, 2])
+
+
+def test_a_constant_node_feeds_its_bytes_from_feature_level_6_2():
+    constant = dml.ConstantDataGraphNodeDesc(data=np.array([5, 0], np.int32).tobytes(), name="idx")
+    graph = chain(
+        input_count=1,
+        nodes=(node(TILE), node(REVERSE), node(GATHER), constant),
+        input_edges=(inp(0, 0),),
+        intermediate_edges=(mid(0, 1), mid(1, 2), mid(3, 2, 1)),
+    )
+    (y,) = dml.compile_graph(graph, feature_level=dml.FeatureLevel.FL_6_2)(X)
+    np.testing.assert_array_equal(y, [1.0, 3.0])
+    with pytest.raises(InvalidArgumentError, match="FL_6_2") as e:
+        dml.compile_graph(graph, feature_level=dml.FeatureLevel.FL_6_1)
+    assert e.value.field == "nodes[3]"
+
+
+# --- One rule, one test (section 1.4 of the graph research) --------------------------------------
+
+
+HALF = dml.Slice1OperatorDesc(
+    input_tensor=t(6), output_tensor=t(3),
+    input_window_offsets=(0,), input_window_sizes=(3,), input_window_strides=(1,),
+)  # fmt: skip
+BAD_AXIS = dml.GatherOperatorDesc(
+    input_tensor=t(6), indices_tensor=t(2, data_type=I32), output_tensor=t(2),
+    axis=1, index_dimensions=1,
+)  # fmt: skip
+FOUR = (node(TILE), node(REVERSE), node(GATHER), node(TILE))
+RULES = {
+    # G1: no cycles.
+    "G1 cycle": ({"input_edges": (inp(1, 2, 1),),
+                  "intermediate_edges": (mid(0, 1), mid(1, 2), mid(2, 0))},
+                 "intermediate_edges", "cycle"),
+    # G2: every input and output connected.
+    "G2 input": ({"input_edges": (inp(0, 0),)}, "nodes[2].operator.indices_tensor", "connected"),
+    "G2 input of a node": ({"intermediate_edges": (mid(0, 1),), "output_edges": (out(1),)},
+                           "nodes[2].operator.input_tensor", "connected"),
+    "G2 output": ({"intermediate_edges": (mid(0, 1), mid(1, 2)), "output_count": 2,
+                   "nodes": FOUR, "input_edges": (inp(0, 0), inp(1, 2, 1), inp(0, 3)),
+                   "output_edges": (out(2),)}, "output_edges", "graph output 1"),
+    "G2 output of a node": ({"nodes": FOUR, "input_edges": (inp(0, 0), inp(1, 2, 1), inp(0, 3))},
+                            "nodes[3].operator.output_tensor", "no edge reads"),
+    # G7: indices in range.
+    "G7 graph input": ({"input_edges": (inp(2, 0), inp(1, 2, 1))},
+                       "input_edges[0].graph_input_index", "less than 2"),
+    "G7 node": ({"input_edges": (inp(0, 3), inp(1, 2, 1))},
+                "input_edges[0].to_node_index", "less than 3"),
+    "G7 node input": ({"input_edges": (inp(0, 0, 1), inp(1, 2, 1))},
+                      "input_edges[0].to_node_input_index", "node 0 has 1 inputs"),
+    "G7 node output": ({"intermediate_edges": (mid(0, 1, from_output=1), mid(1, 2))},
+                       "intermediate_edges[0].from_node_output_index", "node 0 has 1 outputs"),
+    "G7 graph output": ({"output_edges": (out(2, 1),)},
+                        "output_edges[0].graph_output_index", "less than 1"),
+    "G7 output node": ({"output_edges": (out(5),)}, "output_edges[0].from_node_index",
+                       "less than 3"),
+    # G9: one source per input, one edge per graph output.
+    "G9 two sources": ({"input_edges": (inp(0, 0), inp(1, 2, 1), inp(0, 1))},
+                       "intermediate_edges[0]", "input_edges[2] feeds it"),
+    "G9 two edges to an output": ({"output_edges": (out(2), out(1))},
+                                  "output_edges[1].graph_output_index", "output_edges[0] fills it"),
+    "G9 no edge to an output": ({"output_edges": ()}, "output_edges", "no edge for graph output 0"),
+    # G4: equal byte sizes across an edge.
+    "G4 bytes": ({"nodes": (node(TILE), node(HALF), node(GATHER))},
+                 "intermediate_edges[1]", "equal total_tensor_size_in_bytes"),
+    # A node's own rules, at the graph's feature level, named under the node.
+    "node rules": ({"nodes": (node(TILE), node(REVERSE), node(BAD_AXIS))},
+                   "nodes[2].operator.axis", "axis"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_graph_rule_is_an_error_naming_its_field(rule):
+    changes, field, fragment = RULES[rule]
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.compile_graph(chain(**changes))
+    assert e.value.field == field
+    assert fragment in str(e.value)
+    assert e.value.op == "GraphDesc"
+
+
+def test_graphs_need_feature_level_2_1_and_constants_enough_bytes():
+    with pytest.raises(InvalidArgumentError, match="FL_2_1") as e:
+        dml.compile_graph(chain(), feature_level=dml.FeatureLevel.FL_2_0)
+    assert e.value.field == "feature_level"
+    short = dml.ConstantDataGraphNodeDesc(data=np.array([5], np.int32).tobytes())
+    graph = chain(input_count=1, nodes=(node(TILE), node(REVERSE), node(GATHER), short),
+                  input_edges=(inp(0, 0),),
+                  intermediate_edges=(mid(0, 1), mid(1, 2), mid(3, 2, 1)))  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="at least 8 bytes") as e:
+        dml.compile_graph(graph)
+    assert e.value.field == "nodes[3].data"
+    with pytest.raises(InvalidArgumentError, match="an operator node") as e:
+        dml.compile_graph(dml.GraphDesc(input_count=0, output_count=1, nodes=(short,),
+                                        output_edges=(out(0),)))  # fmt: skip
+    assert e.value.field == "output_edges[0].from_node_index"
+
+
+def test_descs_are_typed_like_directml_structs():
+    with pytest.raises(dml.errors.ArgumentTypeError) as e:
+        dml.GraphDesc(input_count=1, output_count=1, nodes=(TILE,))  # pyright: ignore[reportArgumentType]
+    assert e.value.field == "nodes[0]"
+    with pytest.raises(InvalidArgumentError) as e:
+        inp(-1, 0)
+    assert e.value.field == "graph_input_index"
+    with pytest.raises(InvalidArgumentError) as e:
+        out(2**32)
+    assert e.value.field == "from_node_index"
+    with pytest.raises(dml.errors.ArgumentTypeError):
+        dml.OperatorGraphNodeDesc(operator=t(2))  # pyright: ignore[reportArgumentType]
+    assert hash(chain()) == hash(chain())
+
+
+# --- A one-node graph is the operator ------------------------------------------------------------
+
+
+def _one_node_graph(desc):
+    slots_in = _slots(node(desc), Role.INPUT)
+    slots_out = _slots(node(desc), Role.OUTPUT)
+    present = [i for i, s in enumerate(slots_in) if s.tensor is not None]
+    return dml.GraphDesc(
+        input_count=len(present),
+        output_count=len(slots_out),
+        nodes=(node(desc),),
+        input_edges=tuple(inp(j, 0, slot) for j, slot in enumerate(present)),
+        output_edges=tuple(out(0, k, from_output=k) for k in range(len(slots_out))),
+    )
+
+
+RUNNABLE = [
+    e for e in doc_examples.entries()
+    if e["op"] in doc_examples.BUILDERS and e["status"] in doc_examples.CHECKED_STATUSES
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", RUNNABLE, ids=lambda e: e["id"])
+def test_a_one_node_graph_equals_compile_operator_for_every_doc_example(entry):
+    example = doc_examples.build(entry)
+    needs_x64 = any(
+        dml.DataType[tensor["dtype"]].is_64_bit
+        for tensor in (*entry["inputs"].values(), entry["expected"])
+    )
+    with jax.enable_x64(True) if needs_x64 else contextlib.nullcontext():
+        options = {"feature_level": dml.FeatureLevel.LATEST, **example.options}
+        direct = dml.compile_operator(example.desc, **options)(*example.inputs)
+        graph = dml.compile_graph(_one_node_graph(example.desc), **options)
+        results = graph(*example.inputs)
+    expected = direct if isinstance(direct, tuple) else (direct,)
+    assert len(results) == len(expected)
+    for got, want in zip(results, expected, strict=True):
+        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype

@@ -1,14 +1,17 @@
 """Operator graphs: DML_GRAPH_DESC validated rule by rule and compiled into one program."""
 
 import contextlib
+import math
 
+import hypothesis
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 import dmljax as dml
-from dmljax._src import doc_examples
+from dmljax._src import doc_examples, reference
 from dmljax._src.graph import _slots
 from dmljax._src.operator import Role
 
@@ -92,6 +95,41 @@ def test_the_graph_is_one_program_with_every_node_inlined():
     assert text.count("func.func public @main") == 1
     compiled = graph.lower(X, IDX).compile().as_text()
     assert compiled.count("ENTRY") == 1
+
+
+def test_a_six_node_graph_fuses_across_its_nodes():
+    from dmljax._src.bench import hlo
+
+    pad = dml.PaddingOperatorDesc(
+        input_tensor=t(6), output_tensor=t(8), padding_mode=dml.PaddingMode.CONSTANT,
+        padding_value=0.0, start_padding=(1,), end_padding=(1,),
+    )  # fmt: skip
+    crop = dml.Slice1OperatorDesc(
+        input_tensor=t(8), output_tensor=t(4), input_window_offsets=(0,),
+        input_window_sizes=(8,), input_window_strides=(2,),
+    )  # fmt: skip
+    twice = dml.TileOperatorDesc(input_tensor=t(4), output_tensor=t(8), repeats=(2,))
+    back = dml.Slice1OperatorDesc(
+        input_tensor=t(8), output_tensor=t(8), input_window_offsets=(0,),
+        input_window_sizes=(8,), input_window_strides=(-1,),
+    )  # fmt: skip
+    descs = (TILE, REVERSE, pad, crop, twice, back)
+    graph = dml.compile_graph(dml.GraphDesc(
+        input_count=1, output_count=1, nodes=tuple(node(d) for d in descs),
+        input_edges=(inp(0, 0),), intermediate_edges=tuple(mid(i, i + 1) for i in range(5)),
+        output_edges=(out(5),),
+    ))  # fmt: skip
+    compiled = graph.lower(X).compile()
+    assert compiled.as_text().count("ENTRY") == 1  # one program, no host round trip
+    one_by_one = []
+    y = X
+    for desc in descs:
+        op = dml.compile_operator(desc)
+        one_by_one.append(hlo.kernel_count(op.jitted.lower(y).compile()))
+        y = op(y)
+    np.testing.assert_array_equal(graph(X)[0], y)
+    # Six programs of at least one kernel each; XLA fuses the graph's nodes together.
+    assert hlo.kernel_count(compiled) < sum(one_by_one)
 
 
 def test_jit_vmap_grad_and_export_pass_through_a_graph():
@@ -315,3 +353,157 @@ def test_a_one_node_graph_equals_compile_operator_for_every_doc_example(entry):
     for got, want in zip(results, expected, strict=True):
         np.testing.assert_array_equal(got, want)
         assert got.dtype == want.dtype
+
+
+# --- Random graphs against a node-by-node evaluation over bytes ----------------------------------
+
+
+def _views(n, draw):
+    """A desc that reads the 4 * n bytes of a float32[n] tensor: itself, its bits as int32,
+    or another shape of it."""
+    shapes = [(n,)] + [(a, n // a) for a in range(2, n) if n % a == 0]
+    sizes = draw(st.sampled_from(shapes))
+    return t(*sizes, data_type=draw(st.sampled_from([F32, I32])))
+
+
+def _random_node(draw, view):
+    """An operator reading ``view``, and its NumPy evaluation with reference.py."""
+    kind = draw(st.sampled_from(["tile", "slice1", "pad", "split"]))
+    rank = len(view.sizes)
+    if kind == "split" and (rank != 1 or view.sizes[0] < 2):
+        kind = "tile"  # DirectML has no empty tensors: a split needs two elements
+    if kind == "tile":
+        repeats = tuple(draw(st.integers(1, 2)) for _ in range(rank))
+        sizes = tuple(s * r for s, r in zip(view.sizes, repeats, strict=True))
+        desc = dml.TileOperatorDesc(
+            input_tensor=view, output_tensor=t(*sizes, data_type=view.data_type), repeats=repeats
+        )
+        return desc, lambda x: [reference.tile(x, repeats)]
+    if kind == "slice1":
+        offsets, sizes, strides, outputs = [], [], [], []
+        for size in view.sizes:
+            offset = draw(st.integers(0, size - 1))
+            window = draw(st.integers(1, size - offset))
+            stride = draw(st.sampled_from([1, 2, -1, -2]))
+            offsets.append(offset), sizes.append(window), strides.append(stride)
+            outputs.append(-(-window // abs(stride)))
+        desc = dml.Slice1OperatorDesc(
+            input_tensor=view,
+            output_tensor=t(*outputs, data_type=view.data_type),
+            input_window_offsets=tuple(offsets),
+            input_window_sizes=tuple(sizes),
+            input_window_strides=tuple(strides),
+        )
+        return desc, lambda x: [
+            reference.slice1(x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=outputs)
+        ]
+    if kind == "pad":
+        start = tuple(draw(st.integers(0, 2)) for _ in range(rank))
+        end = tuple(draw(st.integers(0, 2)) for _ in range(rank))
+        sizes = tuple(s + a + b for s, a, b in zip(view.sizes, start, end, strict=True))
+        desc = dml.PaddingOperatorDesc(
+            input_tensor=view,
+            output_tensor=t(*sizes, data_type=view.data_type),
+            padding_mode=dml.PaddingMode.CONSTANT,
+            padding_value=0.0,
+            start_padding=start,
+            end_padding=end,
+        )
+        return desc, lambda x: [reference.pad(x, start, end, mode="constant", value=0)]
+    (n,) = view.sizes
+    first = draw(st.integers(1, n - 1))
+    parts = (first, n - first)
+    desc = dml.SplitOperatorDesc(
+        input_tensor=view,
+        output_tensors=tuple(t(p, data_type=view.data_type) for p in parts),
+        axis=0,
+    )
+    return desc, lambda x: reference.split(x, parts, axis=0)
+
+
+def _read(data: bytes, tensor):
+    count = math.prod(tensor.sizes)
+    return np.frombuffer(data[: count * tensor.dtype.itemsize], tensor.dtype).reshape(tensor.sizes)
+
+
+@hypothesis.settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
+    draw = data.draw
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    input_count = draw(st.integers(1, 2))
+    # Each value: (bytes, its desc, where it comes from).
+    values = [
+        (
+            rng.standard_normal(draw(st.integers(1, 6))).astype(np.float32).tobytes(),
+            None,
+            ("input", j),
+        )
+        for j in range(input_count)
+    ]
+    nodes, evaluations, input_edges, intermediate_edges = [], [], [], []
+    outputs_of: list[list[int]] = []  # the value indices of each node's outputs
+    consumed = set()
+    for i in range(draw(st.integers(2, 12))):
+        sources = [draw(st.integers(0, len(values) - 1))]
+        if draw(st.booleans()):  # JOIN: two vectors of one dtype (perhaps the same one twice)
+            sources.append(draw(st.integers(0, len(values) - 1)))
+            data_type = draw(st.sampled_from([F32, I32]))
+            views = [t(len(values[v][0]) // 4, data_type=data_type) for v in sources]
+            total = sum(v.sizes[0] for v in views)
+            desc = dml.JoinOperatorDesc(
+                input_tensors=tuple(views), output_tensor=t(total, data_type=data_type), axis=0
+            )
+
+            def evaluate(*xs):
+                return [reference.join(xs, axis=0)]
+        else:
+            views = [_views(len(values[sources[0]][0]) // 4, draw)]
+            desc, evaluate = _random_node(draw, views[0])
+        nodes.append(node(desc))
+        evaluations.append((sources, views, evaluate))
+        for slot, source in enumerate(sources):
+            consumed.add(source)
+            origin = values[source][2]
+            if origin[0] == "input":
+                input_edges.append(inp(origin[1], i, slot))
+            else:
+                intermediate_edges.append(mid(origin[1], i, slot, from_output=origin[2]))
+        # Run it now over bytes, as DirectML would: the consumer reads the producer's bytes.
+        arrays = [_read(values[v][0], view) for v, view in zip(sources, views, strict=True)]
+        results = evaluate(*arrays)
+        outputs_of.append([])
+        for k, result in enumerate(results):
+            # A float32 vector of the same bytes, for the next consumers to view.
+            as_f32 = np.ascontiguousarray(result).view(np.float32).reshape(-1)
+            outputs_of[-1].append(len(values))
+            values.append((as_f32.tobytes(), result, ("node", i, k)))
+    # Every node output no node reads is a graph output (DirectML: outputs must be connected).
+    output_edges, expected = [], []
+    for i, (desc_node, _) in enumerate(zip(nodes, evaluations, strict=True)):
+        slots = _slots(desc_node, Role.OUTPUT)
+        for k in range(len(slots)):
+            index = next((v for v in outputs_of[i] if values[v][2] == ("node", i, k)), None)
+            if index is None or index not in consumed:
+                output_edges.append(out(i, len(output_edges), from_output=k))
+                expected.append(None if index is None else values[index][1])
+    graph = dml.GraphDesc(
+        input_count=input_count,
+        output_count=len(output_edges),
+        nodes=tuple(nodes),
+        input_edges=tuple(input_edges),
+        intermediate_edges=tuple(intermediate_edges),
+        output_edges=tuple(output_edges),
+    )
+    compiled = dml.compile_graph(graph)
+    arguments = [
+        None if tensor is None else _read(values[j][0], tensor)
+        for j, tensor in enumerate(compiled.input_descs)
+    ]
+    got = compiled(*arguments)
+    for result, want, tensor in zip(got, expected, compiled.output_descs, strict=True):
+        assert result.shape == tensor.sizes
+        if want is not None:  # compare bits: a float32 view of int32 bits may be a NaN
+            np.testing.assert_array_equal(
+                np.asarray(result).view(np.uint32), np.asarray(want).view(np.uint32)
+            )

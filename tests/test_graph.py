@@ -2,6 +2,8 @@
 
 import contextlib
 import math
+from collections.abc import Callable
+from typing import Any
 
 import hypothesis
 import jax
@@ -385,7 +387,9 @@ def _random_node(draw, view):
             offset = draw(st.integers(0, size - 1))
             window = draw(st.integers(1, size - offset))
             stride = draw(st.sampled_from([1, 2, -1, -2]))
-            offsets.append(offset), sizes.append(window), strides.append(stride)
+            offsets.append(offset)
+            sizes.append(window)
+            strides.append(stride)
             outputs.append(-(-window // abs(stride)))
         desc = dml.Slice1OperatorDesc(
             input_tensor=view,
@@ -432,8 +436,8 @@ def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
     draw = data.draw
     rng = np.random.default_rng(draw(st.integers(0, 2**16)))
     input_count = draw(st.integers(1, 2))
-    # Each value: (bytes, its desc, where it comes from).
-    values = [
+    # Each value: (its bytes, its array (None for a graph input), where it comes from).
+    values: list[tuple[bytes, Any, tuple[Any, ...]]] = [
         (
             rng.standard_normal(draw(st.integers(1, 6))).astype(np.float32).tobytes(),
             None,
@@ -455,8 +459,7 @@ def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
                 input_tensors=tuple(views), output_tensor=t(total, data_type=data_type), axis=0
             )
 
-            def evaluate(*xs):
-                return [reference.join(xs, axis=0)]
+            evaluate: Callable[..., list[np.ndarray]] = lambda *xs: [reference.join(xs, axis=0)]
         else:
             views = [_views(len(values[sources[0]][0]) // 4, draw)]
             desc, evaluate = _random_node(draw, views[0])
@@ -502,6 +505,7 @@ def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
     ]
     got = compiled(*arguments)
     for result, want, tensor in zip(got, expected, compiled.output_descs, strict=True):
+        assert tensor is not None
         assert result.shape == tensor.sizes
         if want is not None:  # compare bits: a float32 view of int32 bits may be a NaN
             np.testing.assert_array_equal(

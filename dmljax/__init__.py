@@ -19,6 +19,10 @@ from dmljax._src.compile import (
     compile_operator as compile_operator,
 )
 from dmljax._src.dtypes import DataType as DataType
+from dmljax._src.dxdispatch import (
+    DxDispatchModel as DxDispatchModel,
+    load_dxdispatch as load_dxdispatch,
+)
 from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
 from dmljax._src.graph import (
     CompiledGraph as CompiledGraph,
@@ -97,6 +101,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "DataType",
     "DiagonalMatrix1OperatorDesc",
     "DiagonalMatrixOperatorDesc",
+    "DxDispatchModel",
     "FeatureLevel",
     "GatherElementsOperatorDesc",
     "GatherNd1OperatorDesc",
@@ -133,6 +138,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "gather_elements",
     "gather_nd",
     "join",
+    "load_dxdispatch",
     "one_hot",
     "onnx_slice",
     "onnx_slice_window",

@@ -9,11 +9,13 @@ Examples::
     python -m dmljax bench --json results.json --plot results.png
     python -m dmljax bench --from-json results.json --plot results.png
     python -m dmljax scaling --json scaling.json
+    python -m dmljax run tests/data/dxdispatch/dml_join.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import sys
@@ -82,6 +84,18 @@ def _parser() -> argparse.ArgumentParser:
         "the index distributions where XLA's atomics contend, against every candidate lowering",
     )
 
+    run = commands.add_parser(
+        "run",
+        help="run a DxDispatch JSON model of DirectML operators and print what it prints",
+        description="Loads a DxDispatch model (resources, DirectML operator dispatchables, "
+        "commands), runs its commands in order and prints what its print commands print, as "
+        "DxDispatch does. Exit status 2, with one line, for a model dmljax cannot run.",
+    )
+    run.add_argument("model", metavar="MODEL.json", help="the model file")
+    run.add_argument(
+        "--json", metavar="PATH", help="also write the printed lines and every resource's values"
+    )
+
     scaling = commands.add_parser(
         "scaling",
         help="batch-sharded GATHER and SCATTER on one device, then on every device",
@@ -135,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.draws < 0:
             parser.error("--draws must be >= 0")
         return selftest_module.selftest(seed=args.seed, draws=args.draws, json_path=args.json)
+    if args.command == "run":
+        return _run_model(args.model, args.json)
     if args.command == "scaling":
         return scaling_module.scaling(quick=args.quick, json_path=args.json, seed=args.seed)
     if args.group == "adversarial":
@@ -162,6 +178,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         list_only=args.list,
         seed=args.seed,
     )
+
+
+def _run_model(path: str, json_path: str | None) -> int:
+    from dmljax._src.dxdispatch import load_dxdispatch
+    from dmljax.errors import InvalidArgumentError
+
+    try:
+        model = load_dxdispatch(path)
+        lines = model.run()
+    except InvalidArgumentError as error:
+        print(f"python -m dmljax run: {error}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    if json_path is not None:
+        document = {
+            "printed": lines,
+            "resources": {
+                name: resource.values().tolist() for name, resource in model.resources.items()
+            },
+        }
+        pathlib.Path(json_path).write_text(json.dumps(document, indent=2) + "\n")
+    return 0
 
 
 def run() -> int:

@@ -2,6 +2,7 @@
 exit status, before any long run, never in a traceback."""
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -96,3 +97,31 @@ def test_without_rich_a_terminal_gets_the_plain_tables(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "rich", None)  # as if the cli extra were not installed
     assert text.table_formatter(_Terminal()) is text.format_table
+
+
+def test_run_prints_what_a_dxdispatch_model_prints(tmp_path, capsys):
+    model = helpers.REPO / "tests" / "data" / "dxdispatch" / "dml_join.json"
+    written = tmp_path / "join.json"
+    assert main(["run", str(model), "--json", str(written)]) == 0
+    assert capsys.readouterr().out == "Resource 'Out': 1, 2, 3, 100, 115, 5, 6, 7, 8, 9\n"
+    document = json.loads(written.read_text())
+    assert document["resources"]["Out"] == [1, 2, 3, 100, 115, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("{not json", "a JSON model"),
+        ('{"resources": {}, "dispatchables": {"s": {"type": "hlsl"}}, "commands": []}',
+         "dispatchables.s.type"),
+    ],
+)  # fmt: skip
+def test_run_refuses_a_model_it_cannot_run_in_one_line(text, fragment, tmp_path, capsys):
+    path = tmp_path / "model.json"
+    path.write_text(text)
+    assert main(["run", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith("python -m dmljax run: ")
+    assert fragment in line

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import os
 import pathlib
 import re
@@ -22,7 +21,7 @@ import numpy as np
 from dmljax._src.compile import CompiledOperator, compile_operator
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.operator import Operator, Role, tensor_fields
+from dmljax._src.operator import Operator, Role, bound_tensors, tensor_fields
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -193,7 +192,7 @@ def _operator(type_name: Any, where: str) -> Operator[Any]:
                  hint="HLSL, ONNX and serialized-graph dispatchables are not run.")  # fmt: skip
 
 
-def _attribute(value: Any, field: dataclasses.Field[Any], where: str) -> Any:
+def _attribute(value: Any) -> Any:
     if isinstance(value, str):  # an enum value: DML_PADDING_MODE_EDGE, EDGE, FLOAT32, ...
         name = value.rsplit("DML_", 1)[-1]
         for prefix in ("TENSOR_DATA_TYPE_", "PADDING_MODE_", "AXIS_DIRECTION_"):
@@ -223,7 +222,7 @@ def _desc(operator: Operator[Any], spec: Any, where: str) -> Any:
                     else _tensor(value, f"{where}.{key}")
                 )
             else:
-                kwargs[name] = _attribute(value, fields[name], f"{where}.{key}")
+                kwargs[name] = _attribute(value)
         elif key.endswith("Count"):
             counts[key] = value  # InputCount, RepeatsCount, DimensionCount: the C arrays' lengths
         else:
@@ -378,7 +377,7 @@ class DxDispatchModel:
 
         inputs = bound(dispatchable.inputs)
         outputs = bound(dispatchable.outputs)
-        input_tensors = [t for _, t in _tensors_of(compiled.desc, Role.INPUT)]
+        input_tensors = [t for _, t in bound_tensors(compiled.desc, Role.INPUT)]
         arrays = [
             _read(resource, offset, tensor, f"{where}.bindings.{point}")
             for (point, resource, offset), tensor in zip(inputs, input_tensors, strict=True)
@@ -404,22 +403,14 @@ class DxDispatchModel:
             raise _error(f"{where}.targetPath", "a .npy, .dat or .bin file", str(target))
 
 
-def _tensors_of(desc: Any, role: Role) -> list[tuple[str, TensorDesc]]:
-    from dmljax._src.operator import bound_tensors
-
-    return list(bound_tensors(desc, role))
-
-
 def _read(resource: Resource, offset: int, tensor: TensorDesc, where: str) -> np.ndarray:
     """The tensor a binding gives an operator: ``tensor``'s bytes from ``offset``."""
-    strided = tensor.strides is not None
-    count = tensor.buffer_element_count if strided else math.prod(tensor.sizes)
-    end = offset + count * tensor.dtype.itemsize
+    end = offset + tensor.bound_element_count * tensor.dtype.itemsize
     if end > len(resource.data):
         raise _error(where, f"a resource of at least {end} bytes from its offset {offset}",
                      f"{len(resource.data)} bytes")  # fmt: skip
     values = np.frombuffer(bytes(resource.data[offset:end]), tensor.dtype)
-    return values if strided else values.reshape(tensor.sizes)
+    return values if tensor.strides is not None else values.reshape(tensor.sizes)
 
 
 def _write(

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import graphlib
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -281,6 +280,8 @@ class _Wiring:
 
     sources: dict[tuple[int, int], tuple[str, int, int]]
     order: tuple[int, ...]
+    ins: list[tuple[_Slot, ...]]  # each node's input slots
+    outs: list[tuple[_Slot, ...]]  # each node's output slots
 
 
 def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
@@ -397,7 +398,7 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
                          f"a consumer of graph input {edge.graph_input_index} that reads its "
                          f"{bound.total_tensor_size_in_bytes} bytes, as its first consumer does",
                          f"{tensor.total_tensor_size_in_bytes} bytes")  # fmt: skip
-    return _Wiring(sources, order)
+    return _Wiring(sources, order, ins, outs)
 
 
 def _topological_order(graph: GraphDesc) -> tuple[int, ...]:
@@ -441,7 +442,7 @@ def _fit_bytes(data: jax.Array, size: int) -> jax.Array:
 
 def _read_bytes(data: jax.Array, tensor: TensorDesc) -> jax.Array:
     """``data`` read through ``tensor``: its elements, bound as ``tensor`` binds them."""
-    count = tensor.buffer_element_count if tensor.strides is not None else math.prod(tensor.sizes)
+    count = tensor.bound_element_count
     itemsize = tensor.dtype.itemsize
     data = _fit_bytes(data, count * itemsize)
     words = data if itemsize == 1 else data.reshape(count, itemsize)
@@ -457,7 +458,7 @@ def _rebound(value: jax.Array, producer: TensorDesc | None, consumer: TensorDesc
         return _read_bytes(value, consumer)
     packed = producer.strides is None and consumer.strides is None
     same = packed and producer.dtype == consumer.dtype
-    if same and math.prod(producer.sizes) == math.prod(consumer.sizes):
+    if same and producer.element_count == consumer.element_count:
         return value.reshape(consumer.sizes)  # the same elements in another shape
     return _read_bytes(_bytes_of(value, producer), consumer)
 
@@ -510,11 +511,10 @@ class CompiledGraph:
                                  error.given, hint=error.hint) from None  # fmt: skip
                 lowerings[i] = _through_buffers(
                     compiled.operator.lower(node.operator, options),
-                    tuple(t for _, t in _present(node, Role.INPUT)),
+                    tuple(s.tensor for s in wiring.ins[i] if s.tensor is not None),
                     compiled.output_descs,
                 )
-        ins = [_slots(node, Role.INPUT) for node in graph.nodes]
-        outs = [_slots(node, Role.OUTPUT) for node in graph.nodes]
+        ins, outs = wiring.ins, wiring.outs
         self.input_descs: tuple[TensorDesc | None, ...] = tuple(
             next(
                 (ins[e.to_node_index][e.to_node_input_index].tensor
@@ -572,10 +572,6 @@ class CompiledGraph:
 
     def __repr__(self) -> str:
         return f"CompiledGraph({len(self.graph.nodes)} nodes, feature_level={self.feature_level})"
-
-
-def _present(node: OperatorGraphNodeDesc, role: Role) -> list[tuple[str, TensorDesc]]:
-    return [(s.label, s.tensor) for s in _slots(node, role) if s.tensor is not None]
 
 
 def _check_input(x: Any, tensor: TensorDesc, index: int) -> None:

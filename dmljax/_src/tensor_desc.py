@@ -207,6 +207,17 @@ class TensorDesc:
         return math.prod(self.sizes)
 
     @property
+    def bound_element_count(self) -> int:
+        """The elements of an array bound to this desc: the buffer's for a strided desc
+        (bound as a flat buffer), the tensor's otherwise.
+
+        >>> import dmljax as dml
+        >>> dml.TensorDesc(data_type=dml.DataType.UINT8, sizes=(2, 3)).bound_element_count
+        6
+        """
+        return self.element_count if self.strides is None else self.buffer_element_count
+
+    @property
     def buffer_element_count(self) -> int:
         """The length, in elements, of the smallest buffer a strided desc binds
         (``total_tensor_size_in_bytes`` rounded up to whole elements).

@@ -83,7 +83,7 @@ from dmljax._src.strides import (
     from_strided_buffer as from_strided_buffer,
     to_strided_buffer as to_strided_buffer,
 )
-from dmljax._src.tensor_desc import TensorDesc as TensorDesc
+from dmljax._src.tensor_desc import TensorDesc as TensorDesc, TensorFlags as TensorFlags
 
 # DirectML's newer names for SCATTER, the counterpart of GATHER_ELEMENTS.
 ScatterElementsOperatorDesc = ScatterOperatorDesc
@@ -128,6 +128,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "SliceOperatorDesc",
     "SplitOperatorDesc",
     "TensorDesc",
+    "TensorFlags",
     "TileOperatorDesc",
     "compile_graph",
     "compile_operator",

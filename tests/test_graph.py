@@ -1,6 +1,7 @@
 """Operator graphs: DML_GRAPH_DESC validated rule by rule and compiled into one program."""
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -232,6 +233,11 @@ BAD_AXIS = dml.GatherOperatorDesc(
     axis=1, index_dimensions=1,
 )  # fmt: skip
 FOUR = (node(TILE), node(REVERSE), node(GATHER), node(TILE))
+OWNED = dml.TensorFlags.OWNED_BY_DML
+OWNED_REVERSE = dataclasses.replace(
+    REVERSE, input_tensor=dataclasses.replace(REVERSE.input_tensor, flags=OWNED)
+)
+OWNED_TILE = dataclasses.replace(TILE, input_tensor=dataclasses.replace(t(3), flags=OWNED))
 RULES = {
     # G1: no cycles.
     "G1 cycle": ({"input_edges": (inp(1, 2, 1),),
@@ -265,6 +271,13 @@ RULES = {
     "G9 two edges to an output": ({"output_edges": (out(2), out(1))},
                                   "output_edges[1].graph_output_index", "output_edges[0] fills it"),
     "G9 no edge to an output": ({"output_edges": ()}, "output_edges", "no edge for graph output 0"),
+    # G3: an OWNED_BY_DML input is fed by a graph input, whose consumers all agree.
+    "G3 owned input fed by a node": ({"nodes": (node(TILE), node(OWNED_REVERSE), node(GATHER))},
+                                     "intermediate_edges[0]", "OWNED_BY_DML"),
+    "G3 mixed consumers": ({"nodes": (*FOUR[:3], node(OWNED_TILE)), "output_count": 2,
+                            "input_edges": (inp(0, 0), inp(1, 2, 1), inp(0, 3)),
+                            "output_edges": (out(2), out(3, 1))},
+                           "input_edges[2]", "use or omit the flag alike"),
     # G4: equal byte sizes across an edge.
     "G4 bytes": ({"nodes": (node(TILE), node(HALF), node(GATHER))},
                  "intermediate_edges[1]", "equal total_tensor_size_in_bytes"),
@@ -299,6 +312,17 @@ def test_graphs_need_feature_level_2_1_and_constants_enough_bytes():
         dml.compile_graph(dml.GraphDesc(input_count=0, output_count=1, nodes=(short,),
                                         output_edges=(out(0),)))  # fmt: skip
     assert e.value.field == "output_edges[0].from_node_index"
+
+
+def test_an_owned_by_dml_input_fed_by_a_graph_input_is_an_ordinary_argument():
+    owned_gather = dataclasses.replace(
+        GATHER, indices_tensor=dataclasses.replace(GATHER.indices_tensor, flags=OWNED)
+    )
+    graph = dml.compile_graph(chain(nodes=(node(TILE), node(REVERSE), node(owned_gather))))
+    np.testing.assert_array_equal(graph(X, IDX)[0], dml.compile_graph(chain())(X, IDX)[0])
+    with pytest.raises(InvalidArgumentError, match="inputs only") as e:
+        dml.compile_operator(dataclasses.replace(TILE, output_tensor=owned_gather.indices_tensor))
+    assert e.value.field == "output_tensor.flags"
 
 
 def test_descs_are_typed_like_directml_structs():

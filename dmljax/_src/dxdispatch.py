@@ -9,20 +9,35 @@ from the byte offset its binding gives. Commands run in order and their effects 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import pathlib
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
-from dmljax._src.compile import CompiledOperator, compile_operator
+from dmljax._src.compile import compile_operator
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.operator import Operator, Role, bound_tensors, tensor_fields
-from dmljax._src.tensor_desc import TensorDesc
+from dmljax._src.graph import (
+    GraphDesc,
+    InputGraphEdgeDesc,
+    IntermediateGraphEdgeDesc,
+    OperatorGraphNodeDesc,
+    OutputGraphEdgeDesc,
+    check_edges,
+    compile_graph,
+    element_bytes,
+    one_node_graph,
+    read_bytes,
+)
+from dmljax._src.operator import Operator, Role, tensor_fields
+from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import InvalidArgumentError
 
 __all__ = ["DxDispatchModel", "load_dxdispatch"]
@@ -157,10 +172,12 @@ def _tensor(spec: Any, where: str) -> TensorDesc:
             raise _error(f"{where}.Type", "DML_TENSOR_TYPE_BUFFER", spec.get("Type"))
         spec = spec["Desc"]
     flags = spec.get("Flags", "NONE")
-    names = flags if isinstance(flags, list) else [flags]
-    if any(_enum_name(f, "DML_TENSOR_FLAG_", f"{where}.Flags") != "NONE" for f in names):
-        raise _error(f"{where}.Flags", "DML_TENSOR_FLAG_NONE (dmljax does not run "
-                     "initialization bindings yet)", flags)  # fmt: skip
+    names = [_enum_name(f, "DML_TENSOR_FLAG_", f"{where}.Flags")
+             for f in (flags if isinstance(flags, list) else [flags])]  # fmt: skip
+    for name in names:
+        if name not in TensorFlags.__members__:
+            raise _error(f"{where}.Flags", "DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML",
+                         name)  # fmt: skip
     sizes = spec.get("Sizes")
     if (
         "DimensionCount" in spec
@@ -174,6 +191,7 @@ def _tensor(spec: Any, where: str) -> TensorDesc:
         "sizes": sizes,
         "strides": spec.get("Strides"),
         "guaranteed_base_offset_alignment": spec.get("GuaranteedBaseOffsetAlignment", 0),
+        "flags": sum((TensorFlags[n] for n in names), TensorFlags.NONE),
     }
     if "TotalTensorSizeInBytes" in spec:  # else DMLCalcBufferTensorSize, as in DxDispatch
         fields["total_tensor_size_in_bytes"] = spec["TotalTensorSizeInBytes"]
@@ -244,38 +262,257 @@ def _desc(operator: Operator[Any], spec: Any, where: str) -> Any:
         raise _error(where, f"every field of {operator.desc_type.__name__}", str(error)) from None
 
 
+_EXECUTION_FLAGS = (
+    "NONE",
+    "ALLOW_HALF_PRECISION_COMPUTATION",
+    "DISABLE_META_COMMANDS",
+    "DESCRIPTORS_VOLATILE",
+)
+_COMPILE_TYPES = ("DmlCompileOp", "DmlCompileGraph")
+
+
+@dataclasses.dataclass(frozen=True)
+class _BindPoint:
+    """A name bindings use, and the tensors it binds (None: a graph input no node reads)."""
+
+    name: str
+    tensors: tuple[TensorDesc | None, ...]
+
+    @property
+    def owned(self) -> bool:
+        """Bound at initialization (OWNED_BY_DML), not at dispatch."""
+        return any(t is not None and t.flags & TensorFlags.OWNED_BY_DML for t in self.tensors)
+
+    @property
+    def optional(self) -> bool:
+        return all(t is None for t in self.tensors)
+
+
 @dataclasses.dataclass(frozen=True)
 class _Dispatchable:
-    compiled: CompiledOperator[Any, *tuple[Any, ...]]
-    inputs: tuple[tuple[str, int], ...]  # (bind point, its count), in binding order
-    outputs: tuple[tuple[str, int], ...]
+    """A compiled dispatchable: ``function`` takes one array (None for an unread graph
+    input) per tensor of ``inputs`` and returns one per tensor of ``outputs``."""
+
+    function: Callable[..., tuple[jax.Array, ...]]
+    inputs: tuple[_BindPoint, ...]
+    outputs: tuple[_BindPoint, ...]
+    desc: Any  # the operator desc; None for a graph
+    execution_flags: tuple[str, ...]
 
 
-def _bind_points(desc: Any, role: Role) -> tuple[tuple[str, int], ...]:
+def _bind_points(desc: Any, role: Role) -> tuple[_BindPoint, ...]:
     points = []
     for field in tensor_fields(type(desc), role):
         value = getattr(desc, field.name)
         pascal = "".join(part.title() for part in field.name.split("_"))
         if value is not None:
-            points.append((pascal, len(value) if field.metadata["many"] else 1))
+            points.append(_BindPoint(pascal, tuple(value) if field.metadata["many"] else (value,)))
     return tuple(points)
 
 
-def _dispatchable(spec: Any, where: str, level: FeatureLevel) -> _Dispatchable:
-    if not isinstance(spec, Mapping):
-        raise _error(where, "a dispatchable object", repr(spec)[:80])
-    kind = spec.get("type")
-    if isinstance(kind, str) and kind.lower() in ("hlsl", "onnx", "dmlserializedgraph"):
-        raise _error(f"{where}.type", "a DirectML operator (dmljax runs no HLSL, ONNX or "
-                     "serialized-graph dispatchables)", kind)  # fmt: skip
-    operator = _operator(kind, f"{where}.type")
-    desc = _desc(operator, spec.get("desc", spec.get("Desc")), f"{where}.desc")
+def _execution_flags(spec: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    # They change no value dmljax computes: the data-movement operators compute nothing
+    # in reduced precision, and descriptors and meta commands are DirectML's own.
+    given = spec.get("executionFlags", "NONE")
+    names = tuple(
+        _enum_name(v, "DML_EXECUTION_FLAG_", where)
+        for v in (given if isinstance(given, list) else [given])
+    )
+    for name in names:
+        if name not in _EXECUTION_FLAGS:
+            raise _error(where, f"DML_EXECUTION_FLAG_ {', '.join(_EXECUTION_FLAGS)}", name)
+    return names
+
+
+def _pascal_path(text: str) -> str:
+    """A graph's field names as the model spells them: ``input_edges[2].to_node_index`` is
+    ``InputEdges[2].ToNodeIndex``."""
+
+    def pascal(words: re.Match[str]) -> str:
+        return "".join(part.title() for part in words.group(0).split("_"))
+
+    return re.sub(
+        r"\b(?:input_edges|output_edges|intermediate_edges|nodes|input_count|output_count)"
+        r"(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*",
+        lambda m: re.sub(r"[a-z]+(?:_[a-z]+)*", pascal, m.group(0)),
+        text,
+    )
+
+
+def _within(where: str, compile: Callable[[], Any]) -> Any:
+    """``compile()``, its errors named under ``where`` with the model's field names."""
     try:
-        compiled = compile_operator(desc, feature_level=level)
+        return compile()
     except InvalidArgumentError as error:
-        raise _error(f"{where}.desc.{error.field}", error.expected, error.given,
-                     hint=error.hint) from None  # fmt: skip
-    return _Dispatchable(compiled, _bind_points(desc, Role.INPUT), _bind_points(desc, Role.OUTPUT))
+        raise _error(f"{where}.{_pascal_path(error.field)}", _pascal_path(error.expected),
+                     error.given, hint=error.hint) from None  # fmt: skip
+
+
+def _operator_dispatchable(
+    spec: Mapping[str, Any], where: str, level: FeatureLevel
+) -> _Dispatchable:
+    operator = _operator(spec.get("type"), f"{where}.type")
+    desc = _desc(operator, spec.get("desc", spec.get("Desc")), f"{where}.desc")
+    inputs, outputs = _bind_points(desc, Role.INPUT), _bind_points(desc, Role.OUTPUT)
+    for point in inputs:
+        if point.owned and not all(t is not None and t.flags for t in point.tensors):
+            raise _error(f"{where}.desc.{point.name}", "every tensor OWNED_BY_DML or none "
+                         "(dmljax binds a bind point at one time)", "some of them")  # fmt: skip
+    flags = _execution_flags(spec, f"{where}.executionFlags")
+    compile_type = spec.get("dmlCompileType", "DmlCompileOp")
+    if compile_type == "DmlCompileOp":
+        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, feature_level=level))
+
+        def run_operator(*arrays: Any) -> tuple[jax.Array, ...]:
+            result = compiled(*arrays)
+            return result if isinstance(result, tuple) else (result,)
+
+        return _Dispatchable(run_operator, inputs, outputs, desc, flags)
+    if compile_type != "DmlCompileGraph":
+        raise _error(f"{where}.dmlCompileType", " or ".join(_COMPILE_TYPES), compile_type)
+    graph = one_node_graph(desc)
+    compiled_graph = _within(where, lambda: compile_graph(graph, feature_level=level))
+    present = tuple(e.graph_input_index for e in graph.input_edges)
+
+    def run_graph(*arrays: Any) -> tuple[jax.Array, ...]:
+        full: list[Any] = [None] * graph.input_count
+        for index, array in zip(present, arrays, strict=True):
+            full[index] = array
+        return compiled_graph(*full)
+
+    return _Dispatchable(run_graph, inputs, outputs, desc, flags)
+
+
+def _is_graph(spec: Any) -> bool:
+    kind = spec.get("type") if isinstance(spec, Mapping) else None
+    return isinstance(kind, str) and kind.lower() == "dml_graph_desc"
+
+
+@dataclasses.dataclass(frozen=True)
+class _GraphLayout:
+    """A ``DML_GRAPH_DESC`` dispatchable before its nodes' operators are known."""
+
+    input_count: int
+    output_count: int
+    node_names: tuple[Any, ...]
+    input_edges: tuple[InputGraphEdgeDesc, ...]
+    intermediate_edges: tuple[IntermediateGraphEdgeDesc, ...]
+    output_edges: tuple[OutputGraphEdgeDesc, ...]
+    spec: Mapping[str, Any]
+
+
+_EDGE_FIELDS: dict[type, tuple[str, ...]] = {
+    InputGraphEdgeDesc: ("GraphInputIndex", "ToNodeIndex", "ToNodeInputIndex"),
+    IntermediateGraphEdgeDesc: ("FromNodeIndex", "FromNodeOutputIndex", "ToNodeIndex",
+                                "ToNodeInputIndex"),
+    OutputGraphEdgeDesc: ("FromNodeIndex", "FromNodeOutputIndex", "GraphOutputIndex"),
+}  # fmt: skip
+
+Edge = TypeVar("Edge", InputGraphEdgeDesc, IntermediateGraphEdgeDesc, OutputGraphEdgeDesc)
+
+
+def _edges(desc: Mapping[str, Any], key: str, kind: type[Edge], where: str) -> tuple[Edge, ...]:
+    given = desc.get(key, [])
+    if not isinstance(given, list):
+        raise _error(f"{where}.{key}", "an array of edge objects", repr(given)[:80])
+    edges = []
+    for k, edge in enumerate(given):
+        at = f"{where}.{key}[{k}]"
+        if not isinstance(edge, Mapping):
+            raise _error(at, "an edge object", repr(edge)[:80])
+        missing = [f for f in _EDGE_FIELDS[kind] if f not in edge]
+        if missing:
+            raise _error(f"{at}.{missing[0]}", "an index", "nothing")
+        fields = {_snake(f): edge[f] for f in _EDGE_FIELDS[kind]}
+        fields["name"] = str(edge.get("Name", ""))
+        edges.append(_within(at, functools.partial(kind, **fields)))
+    return tuple(edges)
+
+
+def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
+    """A graph dispatchable's counts, nodes and edges, checked as far as they can be
+    without the nodes' operators (the unmerged DxDispatch branch's ``DML_GRAPH_DESC``)."""
+    desc = spec.get("desc", spec.get("Desc"))
+    at = f"{where}.desc"
+    if not isinstance(desc, Mapping):
+        raise _error(at, "an object of DML_GRAPH_DESC's fields", repr(desc)[:80])
+    counts = []
+    for key in ("InputCount", "OutputCount"):
+        value = desc.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise _error(f"{at}.{key}", "a count", repr(value))
+        counts.append(value)
+    nodes = desc.get("Nodes")
+    if not isinstance(nodes, list):
+        raise _error(f"{at}.Nodes", "an array of node objects", repr(nodes)[:80])
+    for i, node in enumerate(nodes):
+        kind = node.get("Type") if isinstance(node, Mapping) else None
+        if _enum_name(kind, "DML_GRAPH_NODE_TYPE_", f"{at}.Nodes[{i}].Type") != "OPERATOR":
+            raise _error(f"{at}.Nodes[{i}].Type", "DML_GRAPH_NODE_TYPE_OPERATOR (the model "
+                         "format has no constant data nodes)", kind)  # fmt: skip
+    layout = _GraphLayout(
+        counts[0], counts[1], tuple(node.get("Name") for node in nodes),
+        _edges(desc, "InputEdges", InputGraphEdgeDesc, at),
+        _edges(desc, "IntermediateEdges", IntermediateGraphEdgeDesc, at),
+        _edges(desc, "OutputEdges", OutputGraphEdgeDesc, at),
+        spec,
+    )  # fmt: skip
+    _within(at, lambda: check_edges(layout.input_count, layout.output_count, len(nodes),
+                                    layout.input_edges, layout.intermediate_edges,
+                                    layout.output_edges))  # fmt: skip
+    return layout
+
+
+def _graph_dispatchable(
+    layout: _GraphLayout,
+    operators: Mapping[str, _Dispatchable],
+    where: str,
+    level: FeatureLevel,
+) -> _Dispatchable:
+    nodes = []
+    for i, name in enumerate(layout.node_names):
+        if name not in operators:
+            raise _error(f"{where}.desc.Nodes[{i}].Name", "the name of a DirectML operator "
+                         f"dispatchable ({', '.join(operators)})", repr(name))  # fmt: skip
+        nodes.append(OperatorGraphNodeDesc(operator=operators[name].desc, name=name))
+    graph = GraphDesc(
+        input_count=layout.input_count, output_count=layout.output_count, nodes=tuple(nodes),
+        input_edges=layout.input_edges, intermediate_edges=layout.intermediate_edges,
+        output_edges=layout.output_edges,
+    )  # fmt: skip
+    compiled = _within(f"{where}.desc", lambda: compile_graph(graph, feature_level=level))
+    # Graphs have no named bind points; DxDispatch's branch names them in_<i> and out_<i>.
+    inputs = tuple(_BindPoint(f"in_{i}", (t,)) for i, t in enumerate(compiled.input_descs))
+    outputs = tuple(_BindPoint(f"out_{j}", (t,)) for j, t in enumerate(compiled.output_descs))
+    flags = _execution_flags(layout.spec, f"{where}.executionFlags")
+    return _Dispatchable(compiled, inputs, outputs, None, flags)
+
+
+def _dispatchables(specs: Any, level: FeatureLevel) -> dict[str, _Dispatchable]:
+    if not isinstance(specs, Mapping):
+        raise _error("dispatchables", "an object of named dispatchables", repr(specs)[:80])
+    # A graph's wiring is checked first: it is wrong whatever its nodes' operators are.
+    layouts = {
+        name: _graph_layout(spec, f"dispatchables.{name}")
+        for name, spec in specs.items() if _is_graph(spec)
+    }  # fmt: skip
+    operators = {}
+    for name, spec in specs.items():
+        where = f"dispatchables.{name}"
+        if name in layouts:
+            continue
+        if not isinstance(spec, Mapping):
+            raise _error(where, "a dispatchable object", repr(spec)[:80])
+        kind = spec.get("type")
+        if isinstance(kind, str) and kind.lower() in ("hlsl", "onnx", "dmlserializedgraph"):
+            raise _error(f"{where}.type", "a DirectML operator or DML_GRAPH_DESC (dmljax runs "
+                         "no HLSL, ONNX or serialized-graph dispatchables)", kind)  # fmt: skip
+        operators[name] = _operator_dispatchable(spec, where, level)
+    return {
+        name: operators[name] if name in operators
+        else _graph_dispatchable(layouts[name], operators, f"dispatchables.{name}", level)
+        for name in specs
+    }  # fmt: skip
 
 
 # --- Running --------------------------------------------------------------------------------------
@@ -288,11 +525,21 @@ def _format(value: Any) -> str:
     return str(value)
 
 
+Buffers = dict[str, jax.Array]
+"""Each resource's bytes, a uint8 vector, by name."""
+
+
 class DxDispatchModel:
     """A loaded model: its resources (byte buffers), compiled dispatchables and commands.
 
     :meth:`run` runs the commands in order and returns the lines ``print`` wrote;
-    the resources keep what the commands wrote.
+    the resources keep what the commands wrote. :meth:`as_function` gives the dispatch
+    commands as one pure, jittable function of the resources' bytes.
+
+    Inputs marked ``OWNED_BY_DML`` are bound when the model loads, by the dispatchable's
+    own ``bindings``, and keep the values they had then, as DirectML's initializer keeps
+    them; a dispatch must not bind them. A dispatchable that no command dispatches (a
+    graph's node) is not initialized.
 
     >>> import dmljax as dml
     >>> model = dml.load_dxdispatch('''{"resources": {"A": {"initialValuesDataType": "INT32",
@@ -312,82 +559,198 @@ class DxDispatchModel:
             name: _resource(spec, f"resources.{name}", folder)
             for name, spec in model["resources"].items()
         }
-        self.dispatchables = {
-            name: _dispatchable(spec, f"dispatchables.{name}", level)
-            for name, spec in model["dispatchables"].items()
-        }
+        self.dispatchables = _dispatchables(model["dispatchables"], level)
         self.commands: list[Any] = list(model["commands"])
+        for k, command in enumerate(self.commands):
+            kind = command.get("type", "") if isinstance(command, Mapping) else None
+            if str(kind).lower() not in ("dispatch", "print", "writefile"):
+                raise _error(f"commands[{k}].type", "dispatch, print or writeFile", kind)
         self._folder = folder
+        buffers = self.buffers()
+        # Only what a command dispatches is initialized: a dispatchable that is only a
+        # graph's node is a desc, its owned inputs fed through the graph's inputs.
+        dispatched = {c.get("dispatchable") for c in self.commands}
+        self._initialized = {
+            name: self._initialize(model["dispatchables"][name], dispatchable, buffers,
+                                   f"dispatchables.{name}")
+            for name, dispatchable in self.dispatchables.items() if name in dispatched
+        }  # fmt: skip
+
+    def buffers(self) -> Buffers:
+        """Each resource's bytes now, as a uint8 vector: what :meth:`as_function` takes."""
+        return {
+            name: jnp.asarray(np.frombuffer(bytes(r.data), np.uint8))
+            for name, r in self.resources.items()
+        }
 
     def run(self) -> list[str]:
         """Runs every command in order; returns what ``print`` commands printed."""
         log: list[str] = []
         for k, command in enumerate(self.commands):
             where = f"commands[{k}]"
-            kind = str(command.get("type", "")).lower()
+            kind = str(command["type"]).lower()
             if kind == "dispatch":
-                self._dispatch(command, where)
+                buffers = self.buffers()
+                for name, data in self._dispatch(command, where, buffers).items():
+                    self.resources[name].data[:] = np.asarray(data).tobytes()
             elif kind == "print":
                 resource = self._resource(command.get("resource"), f"{where}.resource")
                 values = ", ".join(_format(v) for v in resource.values())
                 log.append(f"Resource '{command['resource']}': {values}")
-            elif kind == "writefile":
-                self._write_file(command, where)
             else:
-                raise _error(f"{where}.type", "dispatch, print or writeFile", command.get("type"))
+                self._write_file(command, where)
         return log
+
+    def as_function(self) -> Callable[[Mapping[str, jax.Array]], Buffers]:
+        """The dispatch commands, in order, as one pure function of the resources' bytes
+        (``print`` and ``writeFile`` are the host's and left out): jit it, vmap it, or
+        differentiate through it like any JAX function.
+
+        >>> import jax, dmljax as dml
+        >>> model = dml.load_dxdispatch('''{"resources": {
+        ...   "A": {"initialValuesDataType": "INT8", "initialValues": [1, 2]},
+        ...   "Out": {"initialValuesDataType": "INT8", "initialValues": [0, 0, 0, 0]}},
+        ...   "dispatchables": {"tile": {"type": "TILE", "desc": {
+        ...     "InputTensor": {"DataType": "INT8", "Sizes": [2]},
+        ...     "OutputTensor": {"DataType": "INT8", "Sizes": [4]},
+        ...     "RepeatsCount": 1, "Repeats": [2]}}},
+        ...   "commands": [{"type": "dispatch", "dispatchable": "tile",
+        ...                 "bindings": {"InputTensor": "A", "OutputTensor": "Out"}}]}''')
+        >>> jax.jit(model.as_function())(model.buffers())["Out"]
+        Array([1, 2, 1, 2], dtype=uint8)
+        """
+        dispatches = [
+            (f"commands[{k}]", command)
+            for k, command in enumerate(self.commands)
+            if str(command["type"]).lower() == "dispatch"
+        ]
+        sizes = {name: len(r.data) for name, r in self.resources.items()}
+
+        def run(buffers: Mapping[str, jax.Array]) -> Buffers:
+            if not isinstance(buffers, Mapping) or set(buffers) != set(sizes):
+                given = sorted(buffers) if isinstance(buffers, Mapping) else type(buffers)
+                raise _error("buffers", f"the bytes of every resource ({', '.join(sizes)})",
+                             given)  # fmt: skip
+            current = dict(buffers)
+            for name, data in current.items():
+                if jnp.shape(data)[-1:] != (sizes[name],) or jnp.result_type(data) != np.uint8:
+                    given = f"{jnp.result_type(data)}{list(jnp.shape(data))}"
+                    raise _error(f"buffers[{name!r}]",
+                                 f"uint8[{sizes[name]}] (the resource's bytes)", given)  # fmt: skip
+            for where, command in dispatches:
+                current.update(self._dispatch(command, where, current))
+            return current
+
+        return run
 
     def _resource(self, name: Any, where: str) -> Resource:
         if name not in self.resources:
             raise _error(where, f"a resource name ({', '.join(self.resources)})", repr(name))
         return self.resources[name]
 
-    def _bound(self, binding: Any, where: str) -> tuple[Resource, int]:
-        """A binding's resource and byte offset."""
+    def _bound(self, binding: Any, where: str) -> tuple[str, int]:
+        """A binding's resource name and byte offset."""
         if isinstance(binding, str):
-            return self._resource(binding, where), 0
+            self._resource(binding, where)
+            return binding, 0
         if not isinstance(binding, Mapping):
             raise _error(where, "a resource name or a binding object", repr(binding))
         for key in ("format", "counter", "counterOffsetBytes"):
             if key in binding:
                 raise _error(f"{where}.{key}", "absent (HLSL bindings only)", binding[key])
+        name = str(binding.get("name"))
         resource = self._resource(binding.get("name"), f"{where}.name")
         size = int(binding.get("elementSizeInBytes", resource.data_type.dtype.itemsize))
-        return resource, int(binding.get("elementOffset", 0)) * size
+        return name, int(binding.get("elementOffset", 0)) * size
 
-    def _dispatch(self, command: Mapping[str, Any], where: str) -> None:
+    def _entries(
+        self, point: _BindPoint, bindings: Mapping[str, Any], where: str
+    ) -> list[tuple[str, str, int]] | None:
+        """Where each tensor of ``point`` is bound: (label, resource, byte offset); None
+        for an optional point left unbound."""
+        given = bindings.get(point.name)
+        if given is None and point.optional:
+            return None
+        entries = given if isinstance(given, list) else [given]
+        count = len(point.tensors)
+        if given is None or len(entries) != count:
+            raise _error(f"{where}.{point.name}", f"{count} resources",
+                         0 if given is None else len(entries))  # fmt: skip
+        return [
+            (f"{where}.{point.name}[{i}]", *self._bound(e, f"{where}.{point.name}"))
+            for i, e in enumerate(entries)
+        ]
+
+    def _check_names(
+        self, bindings: Any, points: Sequence[_BindPoint], where: str, what: str
+    ) -> Mapping[str, Any]:
+        if not isinstance(bindings, Mapping):
+            raise _error(where, "an object of bind points", repr(bindings)[:80])
+        names = [p.name for p in points]
+        for name in bindings:
+            if name not in names:
+                raise _error(f"{where}.{name}", f"{what} ({', '.join(names) or 'none'})", name)
+        return bindings
+
+    def _initialize(
+        self, spec: Mapping[str, Any], dispatchable: _Dispatchable, buffers: Buffers, where: str
+    ) -> dict[str, list[jax.Array]]:
+        """The OWNED_BY_DML inputs' values, read once from the dispatchable's bindings."""
+        owned = [p for p in dispatchable.inputs if p.owned]
+        where = f"{where}.bindings"
+        bindings = self._check_names(spec.get("bindings", {}), owned, where,
+                                     "an OWNED_BY_DML input, the only ones bound when "
+                                     "DirectML initializes")  # fmt: skip
+        values = {}
+        for point in owned:
+            entries = self._entries(point, bindings, where)
+            assert entries is not None  # an owned point has tensors
+            values[point.name] = [
+                _read(buffers[name], offset, tensor, label)
+                for (label, name, offset), tensor in zip(entries, point.tensors, strict=True)
+                if tensor is not None
+            ]
+        return values
+
+    def _dispatch(self, command: Mapping[str, Any], where: str, buffers: Buffers) -> Buffers:
+        """What a dispatch writes: the new bytes of the resources it writes."""
         name = command.get("dispatchable")
         if name not in self.dispatchables:
-            raise _error(f"{where}.dispatchable", "a dispatchable name", repr(name))
+            raise _error(f"{where}.dispatchable", f"a dispatchable name "
+                         f"({', '.join(self.dispatchables)})", repr(name))  # fmt: skip
         dispatchable = self.dispatchables[name]
-        bindings = command.get("bindings", {})
-        compiled = dispatchable.compiled
-
-        def bound(points: Sequence[tuple[str, int]]) -> list[tuple[str, Resource, int]]:
-            found = []
-            for point, count in points:
-                given = bindings.get(point)
-                entries = given if isinstance(given, list) else [given]
-                if given is None or len(entries) != count:
-                    raise _error(f"{where}.bindings.{point}", f"{count} resources",
-                                 0 if given is None else len(entries))  # fmt: skip
-                found += [(f"{point}[{i}]", *self._bound(e, f"{where}.bindings.{point}"))
-                          for i, e in enumerate(entries)]  # fmt: skip
-            return found
-
-        inputs = bound(dispatchable.inputs)
-        outputs = bound(dispatchable.outputs)
-        input_tensors = [t for _, t in bound_tensors(compiled.desc, Role.INPUT)]
-        arrays = [
-            _read(resource, offset, tensor, f"{where}.bindings.{point}")
-            for (point, resource, offset), tensor in zip(inputs, input_tensors, strict=True)
-        ]
-        result = compiled(*arrays)
-        results = result if isinstance(result, tuple) else (result,)
-        for (point, resource, offset), tensor, value in zip(
-            outputs, compiled.output_descs, results, strict=True
-        ):
-            _write(resource, offset, tensor, np.asarray(value), f"{where}.bindings.{point}")
+        where = f"{where}.bindings"
+        points = (*dispatchable.inputs, *dispatchable.outputs)
+        bindings = self._check_names(command.get("bindings", {}), points, where,
+                                     f"a bind point of '{name}'")  # fmt: skip
+        arrays: list[Any] = []
+        for point in dispatchable.inputs:
+            if point.owned:
+                if point.name in bindings:
+                    raise _error(f"{where}.{point.name}", "no binding: the input is "
+                                 "OWNED_BY_DML, bound by the dispatchable's bindings when it "
+                                 "was initialized", bindings[point.name])  # fmt: skip
+                arrays += self._initialized[name][point.name]
+                continue
+            entries = self._entries(point, bindings, where)
+            if entries is None:
+                arrays += [None] * len(point.tensors)
+                continue
+            for (label, resource, offset), tensor in zip(entries, point.tensors, strict=True):
+                arrays.append(
+                    None if tensor is None else _read(buffers[resource], offset, tensor, label)
+                )
+        results = iter(dispatchable.function(*arrays))
+        written: Buffers = {}
+        for point in dispatchable.outputs:
+            entries = self._entries(point, bindings, where)
+            assert entries is not None  # an output point has tensors
+            for (label, resource, offset), tensor in zip(entries, point.tensors, strict=True):
+                value = next(results)
+                assert tensor is not None
+                data = written.get(resource, buffers[resource])
+                written[resource] = _write(data, offset, tensor, value, label)
+        return written
 
     def _write_file(self, command: Mapping[str, Any], where: str) -> None:
         resource = self._resource(command.get("resource"), f"{where}.resource")
@@ -403,24 +766,23 @@ class DxDispatchModel:
             raise _error(f"{where}.targetPath", "a .npy, .dat or .bin file", str(target))
 
 
-def _read(resource: Resource, offset: int, tensor: TensorDesc, where: str) -> np.ndarray:
+def _read(data: jax.Array, offset: int, tensor: TensorDesc, where: str) -> jax.Array:
     """The tensor a binding gives an operator: ``tensor``'s bytes from ``offset``."""
     end = offset + tensor.bound_element_count * tensor.dtype.itemsize
-    if end > len(resource.data):
+    size = data.shape[-1]
+    if end > size:
         raise _error(where, f"a resource of at least {end} bytes from its offset {offset}",
-                     f"{len(resource.data)} bytes")  # fmt: skip
-    values = np.frombuffer(bytes(resource.data[offset:end]), tensor.dtype)
-    return values if tensor.strides is not None else values.reshape(tensor.sizes)
+                     f"{size} bytes")  # fmt: skip
+    return read_bytes(data[offset:end], tensor)
 
 
-def _write(
-    resource: Resource, offset: int, tensor: TensorDesc, value: np.ndarray, where: str
-) -> None:
-    raw = np.ascontiguousarray(value.astype(tensor.dtype)).tobytes()
-    if offset + len(raw) > len(resource.data):
-        raise _error(where, f"a resource of at least {offset + len(raw)} bytes",
-                     f"{len(resource.data)} bytes")  # fmt: skip
-    resource.data[offset : offset + len(raw)] = raw
+def _write(data: jax.Array, offset: int, tensor: TensorDesc, value: Any, where: str) -> jax.Array:
+    """``data`` with an operator's output written from ``offset``, as ``tensor`` binds it."""
+    raw = element_bytes(jnp.asarray(value, tensor.dtype))
+    end = offset + raw.shape[0]
+    if end > data.shape[-1]:
+        raise _error(where, f"a resource of at least {end} bytes", f"{data.shape[-1]} bytes")
+    return data.at[offset:end].set(raw)
 
 
 def load_dxdispatch(

@@ -3,7 +3,7 @@
 A :class:`GraphDesc` mirrors DirectML.h's struct (snake_case, frozen): operator and
 constant nodes, and input, output and intermediate edges between the nodes' tensor
 slots. :func:`compile_graph` checks every node with its own operator's rules, then the
-graph's rules (G1-G11 of ``spec/research/dml-graph-and-dxdispatch.md``, section 1.4), and
+graph's rules (G1-G4 and G7-G11 of ``spec/research/dml-graph-and-dxdispatch.md``, section 1.4), and
 lowers the whole graph to one jitted function: each node's lowering inlined, so XLA sees
 one program and fuses across nodes.
 
@@ -32,7 +32,7 @@ from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.operator import LoweringOptions, OperatorDesc, Role, tensor_fields
 from dmljax._src.rules import check_bound_array
 from dmljax._src.strides import check_buffer_array
-from dmljax._src.tensor_desc import TensorDesc
+from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
@@ -261,6 +261,34 @@ def _slots(node: Node, role: Role) -> tuple[_Slot, ...]:
     return tuple(slots)
 
 
+def one_node_graph(desc: OperatorDesc[Any, *tuple[Any, ...]]) -> GraphDesc:
+    """The one-node graph DxDispatch compiles for ``"dmlCompileType": "DmlCompileGraph"``:
+    graph input ``i`` feeds node input ``i`` (absent optional inputs stay unused graph
+    inputs), node output ``j`` is graph output ``j``.
+
+    >>> import dmljax as dml
+    >>> t = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(2,))
+    >>> graph = one_node_graph(dml.TileOperatorDesc(input_tensor=t, output_tensor=t, repeats=(1,)))
+    >>> graph.input_count, graph.output_count, len(graph.input_edges)
+    (1, 1, 1)
+    """
+    node = OperatorGraphNodeDesc(operator=desc)
+    ins, outs = _slots(node, Role.INPUT), _slots(node, Role.OUTPUT)
+    return GraphDesc(
+        input_count=len(ins),
+        output_count=len(outs),
+        nodes=(node,),
+        input_edges=tuple(
+            InputGraphEdgeDesc(graph_input_index=i, to_node_index=0, to_node_input_index=i)
+            for i, s in enumerate(ins) if s.tensor is not None
+        ),
+        output_edges=tuple(
+            OutputGraphEdgeDesc(from_node_index=0, from_node_output_index=j, graph_output_index=j)
+            for j in range(len(outs))
+        ),
+    )  # fmt: skip
+
+
 # --- Validation -----------------------------------------------------------------------------------
 
 
@@ -284,45 +312,90 @@ class _Wiring:
     outs: list[tuple[_Slot, ...]]  # each node's output slots
 
 
-def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
-    ins = [_slots(node, Role.INPUT) for node in graph.nodes]
-    outs = [_slots(node, Role.OUTPUT) for node in graph.nodes]
-    node_count = len(graph.nodes)
-    sources: dict[tuple[int, int], tuple[str, int, int]] = {}
+def check_edges(
+    input_count: int,
+    output_count: int,
+    node_count: int,
+    input_edges: Sequence[InputGraphEdgeDesc],
+    intermediate_edges: Sequence[IntermediateGraphEdgeDesc],
+    output_edges: Sequence[OutputGraphEdgeDesc],
+) -> None:
+    """The rules an edge list keeps whatever its nodes are: graph input, graph output and
+    node indices in range, one edge into each node input, exactly one edge into each
+    graph output (G7, G9).
+
+    DxDispatch's graph models check these before their nodes' operators are known.
+    """
     fed_by: dict[tuple[int, int], str] = {}
 
-    def connect(field: str, node: int, slot: int, source: tuple[str, int, int]) -> None:
+    def target(field: str, node: int, slot: int) -> None:
         _check_index(node, node_count, f"{field}.to_node_index", f"{node_count} nodes")
+        if (node, slot) in fed_by:
+            raise _error(field, f"the only edge into node {node} input {slot} (one source per "
+                         f"input; {fed_by[node, slot]} feeds it already)",
+                         f"a second edge to node {node} input {slot}")  # fmt: skip
+        fed_by[node, slot] = field
+
+    for k, edge in enumerate(input_edges):
+        field = f"input_edges[{k}]"
+        _check_index(edge.graph_input_index, input_count, f"{field}.graph_input_index",
+                     f"input_count is {input_count}")  # fmt: skip
+        target(field, edge.to_node_index, edge.to_node_input_index)
+    for k, edge in enumerate(intermediate_edges):
+        field = f"intermediate_edges[{k}]"
+        _check_index(edge.from_node_index, node_count, f"{field}.from_node_index",
+                     f"{node_count} nodes")  # fmt: skip
+        target(field, edge.to_node_index, edge.to_node_input_index)
+    filled: dict[int, str] = {}
+    for k, edge in enumerate(output_edges):
+        field = f"output_edges[{k}]"
+        _check_index(edge.from_node_index, node_count, f"{field}.from_node_index",
+                     f"{node_count} nodes")  # fmt: skip
+        index = edge.graph_output_index
+        _check_index(index, output_count, f"{field}.graph_output_index",
+                     f"output_count is {output_count}")  # fmt: skip
+        if index in filled:
+            raise _error(f"{field}.graph_output_index",
+                         f"a graph output no other edge fills ({filled[index]} fills it)",
+                         index)  # fmt: skip
+        filled[index] = field
+    missing = [j for j in range(output_count) if j not in filled]
+    if missing:
+        raise _error("output_edges", f"one edge for each of the {output_count} graph "
+                     "outputs", f"no edge for graph output {missing[0]}")  # fmt: skip
+
+
+def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
+    check_edges(graph.input_count, graph.output_count, len(graph.nodes), graph.input_edges,
+                graph.intermediate_edges, graph.output_edges)  # fmt: skip
+    ins = [_slots(node, Role.INPUT) for node in graph.nodes]
+    outs = [_slots(node, Role.OUTPUT) for node in graph.nodes]
+    sources: dict[tuple[int, int], tuple[str, int, int]] = {}
+
+    def connect(field: str, node: int, slot: int, source: tuple[str, int, int]) -> None:
         slots = ins[node]
         what = f"node {node} has {len(slots)} inputs"
         _check_index(slot, len(slots), f"{field}.to_node_input_index", what)
-        if slots[slot].tensor is None:
+        tensor = slots[slot].tensor
+        if tensor is None:
             raise _error(
                 f"{field}.to_node_input_index",
-                "a present input: nodes[{node}].operator.{slots[slot].label} is absent",
+                f"a present input: nodes[{node}].operator.{slots[slot].label} is absent",
                 slot,
             )
-        if (node, slot) in fed_by:
-            raise _error(
-                field,
-                f"the only edge into nodes[{node}].operator.{slots[slot].label} (one source "
-                f"per input; {fed_by[node, slot]} feeds it already)",
-                f"a second edge to node {node} input {slot}",
-            )
+        if tensor.flags & TensorFlags.OWNED_BY_DML and source[0] != "input":
+            raise _error(field, f"an input edge: nodes[{node}].operator.{slots[slot].label} "
+                         "is OWNED_BY_DML, so a graph input must feed it",
+                         "an intermediate edge")  # fmt: skip
         sources[node, slot] = source
-        fed_by[node, slot] = field
 
     def check_output(field: str, node: int, output: int) -> None:
-        _check_index(node, node_count, f"{field}.from_node_index", f"{node_count} nodes")
         what = f"node {node} has {len(outs[node])} outputs"
         _check_index(output, len(outs[node]), f"{field}.from_node_output_index", what)
 
     used_outputs: set[tuple[int, int]] = set()
     for k, edge in enumerate(graph.input_edges):
-        field = f"input_edges[{k}]"
-        what = f"input_count is {graph.input_count}"
-        _check_index(edge.graph_input_index, graph.input_count, f"{field}.graph_input_index", what)
-        connect(field, edge.to_node_index, edge.to_node_input_index,
+        connect(f"input_edges[{k}]", edge.to_node_index, edge.to_node_input_index,
                 ("input", edge.graph_input_index, 0))  # fmt: skip
     for k, edge in enumerate(graph.intermediate_edges):
         field = f"intermediate_edges[{k}]"
@@ -330,27 +403,14 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
         connect(field, edge.to_node_index, edge.to_node_input_index,
                 ("node", edge.from_node_index, edge.from_node_output_index))  # fmt: skip
         used_outputs.add((edge.from_node_index, edge.from_node_output_index))
-    graph_outputs: dict[int, str] = {}
     for k, edge in enumerate(graph.output_edges):
         field = f"output_edges[{k}]"
         check_output(field, edge.from_node_index, edge.from_node_output_index)
-        what = f"output_count is {graph.output_count}"
-        index = edge.graph_output_index
-        _check_index(index, graph.output_count, f"{field}.graph_output_index", what)
-        if index in graph_outputs:
-            raise _error(f"{field}.graph_output_index",
-                         f"a graph output no other edge fills ({graph_outputs[index]} fills it)",
-                         index)  # fmt: skip
         if isinstance(graph.nodes[edge.from_node_index], ConstantDataGraphNodeDesc):
             raise _error(f"{field}.from_node_index", "an operator node (a graph output is an "
                          "operator's result; copy a constant through an operator)",
                          edge.from_node_index)  # fmt: skip
-        graph_outputs[index] = field
         used_outputs.add((edge.from_node_index, edge.from_node_output_index))
-    missing = [j for j in range(graph.output_count) if j not in graph_outputs]
-    if missing:
-        raise _error("output_edges", f"one edge for each of the {graph.output_count} graph "
-                     "outputs", f"no edge for graph output {missing[0]}")  # fmt: skip
     for i, node in enumerate(graph.nodes):
         if isinstance(node, ConstantDataGraphNodeDesc) and level < CONSTANT_NODES_SINCE:
             raise _error(f"nodes[{i}]", f"an operator node at {level} (constant nodes "
@@ -393,6 +453,12 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
         tensor = ins[edge.to_node_index][edge.to_node_input_index].tensor
         assert tensor is not None
         bound = first.setdefault(edge.graph_input_index, tensor)
+        if (bound.flags ^ tensor.flags) & TensorFlags.OWNED_BY_DML:
+            raise _error(f"input_edges[{k}]",
+                         f"a consumer of graph input {edge.graph_input_index} that is "
+                         "OWNED_BY_DML exactly when its first consumer is (DirectML: all "
+                         "inputs connected to one graph input use or omit the flag alike)",
+                         f"flags {tensor.flags!r} after {bound.flags!r}")  # fmt: skip
         if bound.total_tensor_size_in_bytes != tensor.total_tensor_size_in_bytes:
             raise _error(f"input_edges[{k}]",
                          f"a consumer of graph input {edge.graph_input_index} that reads its "
@@ -427,11 +493,14 @@ def _topological_order(graph: GraphDesc) -> tuple[int, ...]:
 # --- Lowering -------------------------------------------------------------------------------------
 
 
+def element_bytes(value: jax.Array) -> jax.Array:
+    """The bytes of ``value``'s elements in row-major order, as one uint8 vector."""
+    return lax.bitcast_convert_type(value.reshape(-1), jnp.uint8).reshape(-1)
+
+
 def _bytes_of(value: jax.Array, tensor: TensorDesc) -> jax.Array:
     """The ``total_tensor_size_in_bytes`` bytes of a tensor bound as ``tensor`` binds it."""
-    flat = value.reshape(-1)
-    as_bytes = lax.bitcast_convert_type(flat, jnp.uint8).reshape(-1)
-    return _fit_bytes(as_bytes, tensor.total_tensor_size_in_bytes)
+    return _fit_bytes(element_bytes(value), tensor.total_tensor_size_in_bytes)
 
 
 def _fit_bytes(data: jax.Array, size: int) -> jax.Array:
@@ -440,7 +509,7 @@ def _fit_bytes(data: jax.Array, size: int) -> jax.Array:
     return jnp.pad(data, (0, size - data.shape[0]))  # bytes no element covers read as 0
 
 
-def _read_bytes(data: jax.Array, tensor: TensorDesc) -> jax.Array:
+def read_bytes(data: jax.Array, tensor: TensorDesc) -> jax.Array:
     """``data`` read through ``tensor``: its elements, bound as ``tensor`` binds them."""
     count = tensor.bound_element_count
     itemsize = tensor.dtype.itemsize
@@ -455,12 +524,12 @@ def _rebound(value: jax.Array, producer: TensorDesc | None, consumer: TensorDesc
     if producer == consumer:
         return value
     if producer is None:
-        return _read_bytes(value, consumer)
+        return read_bytes(value, consumer)
     packed = producer.strides is None and consumer.strides is None
     same = packed and producer.dtype == consumer.dtype
     if same and producer.element_count == consumer.element_count:
         return value.reshape(consumer.sizes)  # the same elements in another shape
-    return _read_bytes(_bytes_of(value, producer), consumer)
+    return read_bytes(_bytes_of(value, producer), consumer)
 
 
 class CompiledGraph:

@@ -355,6 +355,12 @@ class Operator(Generic[D]):
         """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
         op = type(desc).__name__
         self.support.check(level, list(_labelled(desc)), op=op)
+        for field, tensor in bound_tensors(desc, Role.OUTPUT):
+            if tensor.flags:
+                raise InvalidArgumentError(
+                    op, f"{field}.flags", "TensorFlags.NONE (OWNED_BY_DML is for inputs only)",
+                    repr(tensor.flags),
+                )  # fmt: skip
         if self.same_dimension_count:
             require_same_dimension_count(op, bound_tensors(desc))
         self.rules(desc, level)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 from typing import Any
 
@@ -12,7 +13,13 @@ from dmljax._src.arguments import static_int, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["MAX_DIMENSION_COUNT", "MAX_ELEMENT_COUNT", "TensorDesc", "calc_buffer_tensor_size"]
+__all__ = [
+    "MAX_DIMENSION_COUNT",
+    "MAX_ELEMENT_COUNT",
+    "TensorDesc",
+    "TensorFlags",
+    "calc_buffer_tensor_size",
+]
 
 MAX_DIMENSION_COUNT = 8  # DML_TENSOR_DIMENSION_COUNT_MAX1
 MAX_ELEMENT_COUNT = 2**32 - 1  # "A buffer tensor may not exceed 2^32-1 elements."
@@ -46,6 +53,33 @@ def calc_buffer_tensor_size(
     return (size_in_bytes + 3) & ~3
 
 
+class TensorFlags(enum.IntFlag):
+    """``DML_TENSOR_FLAGS``: options of a tensor desc.
+
+    ``OWNED_BY_DML`` marks an input whose data DirectML copies once, when the operator
+    is initialized (weights). It changes no value: dmljax takes such an input as an
+    argument like any other. It is valid on input tensors only, and in a graph only on
+    inputs fed by graph inputs.
+
+    >>> import dmljax as dml
+    >>> dml.TensorFlags.OWNED_BY_DML, dml.TensorFlags(0)
+    (<TensorFlags.OWNED_BY_DML: 1>, <TensorFlags.NONE: 0>)
+    """
+
+    NONE = 0
+    OWNED_BY_DML = 1
+
+
+def _coerce_flags(value: Any) -> TensorFlags:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ArgumentTypeError(_OP, "flags", "a dmljax.TensorFlags", repr(value))
+    if not 0 <= int(value) <= max(TensorFlags):
+        raise InvalidArgumentError(
+            _OP, "flags", "DML_TENSOR_FLAG_NONE or DML_TENSOR_FLAG_OWNED_BY_DML", int(value)
+        )
+    return TensorFlags(int(value))
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class TensorDesc:
     """A ``DML_BUFFER_TENSOR_DESC``: element type, sizes, optional strides.
@@ -63,6 +97,7 @@ class TensorDesc:
         guaranteed_base_offset_alignment: 0, or a power of two no smaller than
             the element size in bytes.
         total_tensor_size_in_bytes: the size of the bound buffer range.
+        flags: :class:`TensorFlags`; ``OWNED_BY_DML`` on inputs only.
 
     >>> import dmljax as dml
     >>> desc = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(1, 1, 3, 5))
@@ -78,6 +113,7 @@ class TensorDesc:
     strides: tuple[int, ...] | None = None
     guaranteed_base_offset_alignment: int = 0
     total_tensor_size_in_bytes: int = None  # type: ignore[assignment]  # computed when omitted
+    flags: TensorFlags = TensorFlags.NONE
 
     def __post_init__(self) -> None:
         data_type = _coerce_data_type(self.data_type)
@@ -177,6 +213,7 @@ class TensorDesc:
         object.__setattr__(self, "strides", strides)
         object.__setattr__(self, "guaranteed_base_offset_alignment", alignment)
         object.__setattr__(self, "total_tensor_size_in_bytes", total)
+        object.__setattr__(self, "flags", _coerce_flags(self.flags))
 
     @classmethod
     def from_array(cls, x: Any) -> TensorDesc:

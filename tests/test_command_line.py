@@ -99,13 +99,30 @@ def test_without_rich_a_terminal_gets_the_plain_tables(monkeypatch):
     assert text.table_formatter(_Terminal()) is text.format_table
 
 
+MODELS = helpers.REPO / "tests" / "data" / "dxdispatch"
+
+
 def test_run_prints_what_a_dxdispatch_model_prints(tmp_path, capsys):
-    model = helpers.REPO / "tests" / "data" / "dxdispatch" / "dml_join.json"
     written = tmp_path / "join.json"
-    assert main(["run", str(model), "--json", str(written)]) == 0
+    assert main(["run", str(MODELS / "dml_join.json"), "--json", str(written)]) == 0
     assert capsys.readouterr().out == "Resource 'Out': 1, 2, 3, 100, 115, 5, 6, 7, 8, 9\n"
     document = json.loads(written.read_text())
     assert document["resources"]["Out"] == [1, 2, 3, 100, 115, 5, 6, 7, 8, 9]
+    assert main(["run", str(MODELS / "dml_slice.json")]) == 0
+    assert capsys.readouterr().out == "Resource 'output': 7, 9, 12, 14, 17, 19\n"
+    assert main(["run", str(MODELS / "dml_split.json")]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Resource 'Out1': 1, 2",
+        "Resource 'Out2': 3, 4",
+        "Resource 'Out3': 5, 6",
+    ]
+
+
+def test_run_refuses_the_unmerged_branchs_toy_graph_for_its_wiring(capsys):
+    assert main(["run", str(MODELS / "dml_graph_quadratic.json")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "dispatchables.graph.desc.IntermediateEdges[0]" in line
+    assert "InputEdges[1] feeds it already" in line
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,8 @@
 """DxDispatch models: DirectML's own examples, models of the same format for the other
 operators, and each refusal naming where in the model it is."""
 
+import dataclasses
+import enum
 import json
 import pathlib
 
@@ -8,6 +10,9 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src import doc_examples
+from dmljax._src.compile import _operator_of
+from dmljax._src.operator import Role, bound_tensors, tensor_fields
 
 MODELS = pathlib.Path(__file__).parent / "data" / "dxdispatch"
 InvalidArgumentError = dml.errors.InvalidArgumentError
@@ -164,6 +169,16 @@ REFUSALS = {
                                         "dispatchables.op.dmlCompileType", "DmlCompileGraph"),
     "no such bind point": ((*BIND, "Bogus"), "X", "commands[0].bindings.Bogus",
                            "a bind point of 'op'"),
+    "onnx": ((*OP, "type"), "onnx", "dispatchables.op.type", "ONNX"),
+    "a serialized graph": ((*OP, "type"), "dmlSerializedGraph", "dispatchables.op.type",
+                           "serialized-graph"),
+    "an image initializer": (("resources", "X", "initialValues"), {"sourcePath": "x.png"},
+                             "resources.X.initialValues.sourcePath", "no images"),
+    "an image file written": (("commands", 1), {"type": "writeFile", "resource": "Out",
+                                                "targetPath": "out.png"},
+                              "commands[1].targetPath", ".npy, .dat or .bin"),
+    "a union member C lacks": ((*OP, "desc", "Axis"), {"Float16": 1}, "dispatchables.op.desc.Axis",
+                               "DML_SCALAR_UNION"),
     "a constant graph node": (("dispatchables", "graph"), {"type": "DML_GRAPH_DESC", "desc": {
                                   "InputCount": 0, "OutputCount": 0,
                                   "Nodes": [{"Type": "DML_GRAPH_NODE_TYPE_CONSTANT"}]}},
@@ -404,3 +419,118 @@ def test_the_dispatch_commands_are_one_jittable_function_of_the_resources():
     with pytest.raises(InvalidArgumentError, match="every resource") as e:
         model.as_function()({"A": buffers["A"]})
     assert e.value.field == "buffers"
+
+
+# --- Every operator, from its doc examples -------------------------------------------------------
+
+_MEMBERS = {dml.DataType.INT8: "Int8", dml.DataType.INT16: "Int16", dml.DataType.INT32: "Int32",
+            dml.DataType.INT64: "Int64", dml.DataType.UINT8: "UInt8", dml.DataType.UINT16: "UInt16",
+            dml.DataType.UINT32: "UInt32", dml.DataType.UINT64: "UInt64",
+            dml.DataType.FLOAT32: "Float32", dml.DataType.FLOAT64: "Float64"}  # fmt: skip
+
+
+def pascal(name):
+    return "".join(part.title() for part in name.split("_"))
+
+
+def tensor_json(desc):
+    spec = {"DataType": f"DML_TENSOR_DATA_TYPE_{desc.data_type.name}", "Sizes": list(desc.sizes),
+            "TotalTensorSizeInBytes": desc.total_tensor_size_in_bytes}  # fmt: skip
+    if desc.strides is not None:
+        spec["Strides"] = list(desc.strides)
+    return spec
+
+
+def desc_json(desc):
+    """An operator desc as a DxDispatch model writes it: the C field names, enum names,
+    tensor arrays as arrays, scalar unions by member (FLOAT16 as its UInt16 bits)."""
+    spec = {}
+    for field in dataclasses.fields(desc):
+        value = getattr(desc, field.name)
+        key = pascal(field.name)
+        if value is None:
+            continue
+        if isinstance(value, dml.TensorDesc):
+            spec[key] = tensor_json(value)
+        elif isinstance(value, tuple) and value and isinstance(value[0], dml.TensorDesc):
+            spec[key] = [tensor_json(t) for t in value]
+            spec[key.replace("Tensors", "Count")] = len(value)
+        elif isinstance(value, dml.DataType):
+            spec[key] = f"DML_TENSOR_DATA_TYPE_{value.name}"
+        elif isinstance(value, enum.Enum):
+            spec[key] = f"DML_PADDING_MODE_{value.name}"
+        elif isinstance(value, tuple):
+            spec[key] = list(value)
+        elif hasattr(desc, f"{field.name}_data_type"):  # a DML_SCALAR_UNION
+            data_type = getattr(desc, f"{field.name}_data_type")
+            if data_type is dml.DataType.FLOAT16:
+                spec[key] = {"UInt16": int(np.array(value, np.float16).view(np.uint16))}
+            else:
+                spec[key] = {_MEMBERS[data_type]: value}
+        else:
+            spec[key] = value
+    return spec
+
+
+DOC_EXAMPLES = [
+    e for e in doc_examples.entries()
+    if e["op"] in doc_examples.BUILDERS and e["status"] in doc_examples.CHECKED_STATUSES
+    and e["op"] != "BUFFER_TENSOR_VIEW"
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", DOC_EXAMPLES, ids=lambda e: e["id"])
+def test_every_doc_example_runs_from_a_dxdispatch_model_as_compiled(entry):
+    with doc_examples._x64_scope(entry):
+        example = doc_examples.build(entry)
+        desc = example.desc
+        ins = [t for _, t in bound_tensors(desc, Role.INPUT)]
+        outs = [t for _, t in bound_tensors(desc, Role.OUTPUT)]
+        resources = {
+            f"in{i}": {"initialValuesDataType": t.data_type.name,
+                       "initialValues": np.asarray(x).reshape(-1).tolist()}
+            for i, (t, x) in enumerate(zip(ins, example.inputs, strict=True))
+        }  # fmt: skip
+        resources |= {f"out{j}": zeros(t.bound_element_count, t.data_type.name)
+                      for j, t in enumerate(outs)}  # fmt: skip
+        bindings = {}
+        position = {"in": 0, "out": 0}
+        for role, name in ((Role.INPUT, "in"), (Role.OUTPUT, "out")):
+            for field in tensor_fields(type(desc), role):
+                value = getattr(desc, field.name)
+                if value is None:
+                    continue
+                count = len(value) if field.metadata["many"] else 1
+                names = [f"{name}{position[name] + i}" for i in range(count)]
+                position[name] += count
+                bindings[pascal(field.name)] = names if field.metadata["many"] else names[0]
+        spec = {
+            "resources": resources,
+            "dispatchables": {"op": {"type": _operator_of(desc).name,
+                                     "desc": desc_json(desc)}},
+            "commands": [{"type": "dispatch", "dispatchable": "op", "bindings": bindings}],
+        }  # fmt: skip
+        model = dml.load_dxdispatch(json.dumps(spec), **example.options)
+        model.run()
+        result = dml.compile_operator(desc, **example.options)(*example.inputs)
+        results = result if isinstance(result, tuple) else (result,)
+        for j, expected in enumerate(results):
+            np.testing.assert_array_equal(
+                model.resources[f"out{j}"].values(), np.asarray(expected).reshape(-1)
+            )
+
+
+def test_a_scalar_union_by_member_is_that_members_bytes_read_as_its_data_type():
+    # DxDispatch's dml_scalar_union_fp16 style: FLOAT16 1.0 given as its UInt16 bits.
+    text = model(
+        {"X": {"initialValuesDataType": "FLOAT16", "initialValues": [2, 3]},
+         "Out": zeros(4, "FLOAT16")},
+        {"type": "PADDING1", "desc": {
+            "InputTensor": tensor(2, data_type="FLOAT16"),
+            "OutputTensor": tensor(4, data_type="FLOAT16"), "PaddingMode": "CONSTANT",
+            "PaddingValueDataType": "DML_TENSOR_DATA_TYPE_FLOAT16",
+            "PaddingValue": {"UInt16": 15360}, "DimensionCount": 1,
+            "StartPadding": [1], "EndPadding": [1]}},
+        {"InputTensor": "X", "OutputTensor": "Out"},
+    )  # fmt: skip
+    assert dml.load_dxdispatch(text).run() == ["Resource 'Out': 1, 2, 3, 1"]

@@ -218,9 +218,31 @@ def _attribute(value: Any) -> Any:
         if name in DataType.__members__:
             return DataType[name]
         return name
-    if isinstance(value, Mapping) and len(value) == 1:  # a scalar union: {"Float32": 1.5}
-        return next(iter(value.values()))
     return tuple(value) if isinstance(value, list) else value
+
+
+_UNION_MEMBERS = {
+    "Int8": np.int8, "Int16": np.int16, "Int32": np.int32, "Int64": np.int64,
+    "UInt8": np.uint8, "UInt16": np.uint16, "UInt32": np.uint32, "UInt64": np.uint64,
+    "Float32": np.float32, "Float64": np.float64,
+}  # fmt: skip
+
+
+def _scalar_union(value: Mapping[str, Any], data_type: Any, where: str) -> int | float:
+    """A ``DML_SCALAR_UNION`` given by member (``{"UInt16": 15360}``): that member's bytes
+    read as the sibling data type, as the C union is read (15360 as FLOAT16 is 1.0)."""
+    if len(value) != 1 or next(iter(value)) not in _UNION_MEMBERS:
+        raise _error(where, f"a number or one member of DML_SCALAR_UNION "
+                     f"({', '.join(_UNION_MEMBERS)})", dict(value))  # fmt: skip
+    if not isinstance(data_type, DataType):
+        raise _error(where, "a number (a union by member needs its sibling ...DataType field)",
+                     dict(value))  # fmt: skip
+    ((member, number),) = value.items()
+    try:
+        raw = np.array(number, _UNION_MEMBERS[member]).tobytes().ljust(8, b"\0")
+    except (OverflowError, ValueError, TypeError):
+        raise _error(where, f"a value a {member} holds", number) from None
+    return np.frombuffer(raw[: data_type.dtype.itemsize], data_type.dtype)[0].item()
 
 
 def _desc(operator: Operator[Any], spec: Any, where: str) -> Any:
@@ -256,6 +278,10 @@ def _desc(operator: Operator[Any], spec: Any, where: str) -> Any:
         if wrong:
             name, n = next(iter(wrong.items()))
             raise _error(f"{where}.{key}", f"{n} (the length of {name})", count)
+    for name, value in kwargs.items():
+        if isinstance(value, Mapping):
+            key = next(k for k in spec if _snake(k) == name)
+            kwargs[name] = _scalar_union(value, kwargs.get(f"{name}_data_type"), f"{where}.{key}")
     try:
         return operator.desc_type(**kwargs)
     except TypeError as error:
@@ -349,7 +375,7 @@ def _within(where: str, compile: Callable[[], Any]) -> Any:
 
 
 def _operator_dispatchable(
-    spec: Mapping[str, Any], where: str, level: FeatureLevel
+    spec: Mapping[str, Any], where: str, options: Mapping[str, Any]
 ) -> _Dispatchable:
     operator = _operator(spec.get("type"), f"{where}.type")
     desc = _desc(operator, spec.get("desc", spec.get("Desc")), f"{where}.desc")
@@ -361,7 +387,7 @@ def _operator_dispatchable(
     flags = _execution_flags(spec, f"{where}.executionFlags")
     compile_type = spec.get("dmlCompileType", "DmlCompileOp")
     if compile_type == "DmlCompileOp":
-        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, feature_level=level))
+        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, **options))
 
         def run_operator(*arrays: Any) -> tuple[jax.Array, ...]:
             result = compiled(*arrays)
@@ -371,7 +397,7 @@ def _operator_dispatchable(
     if compile_type != "DmlCompileGraph":
         raise _error(f"{where}.dmlCompileType", " or ".join(_COMPILE_TYPES), compile_type)
     graph = one_node_graph(desc)
-    compiled_graph = _within(where, lambda: compile_graph(graph, feature_level=level))
+    compiled_graph = _within(where, lambda: compile_graph(graph, **options))
     present = tuple(e.graph_input_index for e in graph.input_edges)
 
     def run_graph(*arrays: Any) -> tuple[jax.Array, ...]:
@@ -467,7 +493,7 @@ def _graph_dispatchable(
     layout: _GraphLayout,
     operators: Mapping[str, _Dispatchable],
     where: str,
-    level: FeatureLevel,
+    options: Mapping[str, Any],
 ) -> _Dispatchable:
     nodes = []
     for i, name in enumerate(layout.node_names):
@@ -480,7 +506,7 @@ def _graph_dispatchable(
         input_edges=layout.input_edges, intermediate_edges=layout.intermediate_edges,
         output_edges=layout.output_edges,
     )  # fmt: skip
-    compiled = _within(f"{where}.desc", lambda: compile_graph(graph, feature_level=level))
+    compiled = _within(f"{where}.desc", lambda: compile_graph(graph, **options))
     # Graphs have no named bind points; DxDispatch's branch names them in_<i> and out_<i>.
     inputs = tuple(_BindPoint(f"in_{i}", (t,)) for i, t in enumerate(compiled.input_descs))
     outputs = tuple(_BindPoint(f"out_{j}", (t,)) for j, t in enumerate(compiled.output_descs))
@@ -488,7 +514,8 @@ def _graph_dispatchable(
     return _Dispatchable(compiled, inputs, outputs, None, flags)
 
 
-def _dispatchables(specs: Any, level: FeatureLevel) -> dict[str, _Dispatchable]:
+def _dispatchables(specs: Any, options: Mapping[str, Any]) -> dict[str, _Dispatchable]:
+    """Every dispatchable compiled with ``options`` (``compile_operator``'s keywords)."""
     if not isinstance(specs, Mapping):
         raise _error("dispatchables", "an object of named dispatchables", repr(specs)[:80])
     # A graph's wiring is checked first: it is wrong whatever its nodes' operators are.
@@ -507,10 +534,10 @@ def _dispatchables(specs: Any, level: FeatureLevel) -> dict[str, _Dispatchable]:
         if isinstance(kind, str) and kind.lower() in ("hlsl", "onnx", "dmlserializedgraph"):
             raise _error(f"{where}.type", "a DirectML operator or DML_GRAPH_DESC (dmljax runs "
                          "no HLSL, ONNX or serialized-graph dispatchables)", kind)  # fmt: skip
-        operators[name] = _operator_dispatchable(spec, where, level)
+        operators[name] = _operator_dispatchable(spec, where, options)
     return {
         name: operators[name] if name in operators
-        else _graph_dispatchable(layouts[name], operators, f"dispatchables.{name}", level)
+        else _graph_dispatchable(layouts[name], operators, f"dispatchables.{name}", options)
         for name in specs
     }  # fmt: skip
 
@@ -549,7 +576,7 @@ class DxDispatchModel:
     (["Resource 'A': 7, 5, 3"], array([7, 5, 3], dtype=int32))
     """
 
-    def __init__(self, model: Any, folder: pathlib.Path, level: FeatureLevel) -> None:
+    def __init__(self, model: Any, folder: pathlib.Path, options: Mapping[str, Any]) -> None:
         if not isinstance(model, Mapping):
             raise _error("model", "a JSON object", type(model).__name__)
         for member in ("resources", "dispatchables", "commands"):
@@ -559,7 +586,7 @@ class DxDispatchModel:
             name: _resource(spec, f"resources.{name}", folder)
             for name, spec in model["resources"].items()
         }
-        self.dispatchables = _dispatchables(model["dispatchables"], level)
+        self.dispatchables = _dispatchables(model["dispatchables"], options)
         self.commands: list[Any] = list(model["commands"])
         for k, command in enumerate(self.commands):
             kind = command.get("type", "") if isinstance(command, Mapping) else None
@@ -789,9 +816,12 @@ def load_dxdispatch(
     source: str | os.PathLike[str],
     *,
     feature_level: FeatureLevel | int = FeatureLevel.LATEST,
+    deterministic: bool = False,
 ) -> DxDispatchModel:
     """Loads a DxDispatch JSON model (a path, or the JSON text itself) and compiles its
-    DirectML operator dispatchables at ``feature_level``.
+    DirectML operator dispatchables at ``feature_level``, with ``deterministic`` as
+    :func:`dmljax.compile_operator` takes it (a defined winner among duplicate scatter
+    indices, which DirectML leaves undefined).
 
     Comments and trailing commas are accepted, as DxDispatch accepts them. Relative
     ``sourcePath`` and ``targetPath`` resolve against the model's folder.
@@ -816,12 +846,15 @@ def load_dxdispatch(
     ["Resource 'Out': 1, 2, 3, 1, 2, 3"]
     """
     level = FeatureLevel.coerce(feature_level, op=_OP)
+    if not isinstance(deterministic, bool):
+        raise _error("deterministic", "a bool", repr(deterministic))
+    options = {"feature_level": level, "deterministic": deterministic}
     text = os.fspath(source)
     if text.lstrip().startswith("{"):
-        return DxDispatchModel(_parse(text, "model"), pathlib.Path.cwd(), level)
+        return DxDispatchModel(_parse(text, "model"), pathlib.Path.cwd(), options)
     path = pathlib.Path(text)
     try:
         content = path.read_text()
     except OSError as error:
         raise _error("source", "a readable JSON model file", f"{text} ({error.strerror})") from None
-    return DxDispatchModel(_parse(content, str(path)), path.parent, level)
+    return DxDispatchModel(_parse(content, str(path)), path.parent, options)

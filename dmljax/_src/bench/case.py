@@ -45,6 +45,10 @@ class Case:
             (``deterministic=True`` against a plain overwrite): its time is held
             to ``target_ratio``, but its kernel count and compile time are not
             compared with jnp's.
+        separate_fn: for a graph, the same computation as its nodes' compiled
+            operators called one after another (never jitted together), or None:
+            it is timed too, and the dmljax call must be faster (its time over
+            dmljax's, ``separate_ratio``, above 1).
         min_pct_of_copy: the least bandwidth, in % of the copy's over the same
             bytes, that dmljax must reach; None for no such target. It suits
             cases whose ideal bytes are what the hardware moves (row gathers,
@@ -71,6 +75,7 @@ class Case:
     target_ratio: float | None = 1.05
     min_pct_of_copy: float | None = None
     more_work: bool = False
+    separate_fn: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         if len(self.donate_argnums) > 1:
@@ -102,10 +107,12 @@ class EagerCase:
         name: a short unique name, e.g. ``"tile eager"``.
         operator: the DirectML operator, e.g. ``"TILE"``.
         make_args: builds tiny operands (a few dozen elements) from a key.
-        functional: the functional-face call, e.g. ``dml.tile(x, (2, 2))``.
-        desc: the desc of the same computation for the operands; it is
-            compiled once (``dml.compile_operator``), before timing, and called
-            with the same operands.
+        functional: the functional-face call, e.g. ``dml.tile(x, (2, 2))``, or
+            None where there is none (a graph).
+        desc: the desc of the same computation for the operands, an operator's
+            or a :class:`dmljax.GraphDesc`; it is compiled once
+            (``dml.compile_operator`` or ``dml.compile_graph``), before timing,
+            and called with the same operands.
         jnp_fn: the hand-written form; it is jitted and compiled before timing.
         target_ratio: the largest dmljax/jnp per-call ratio that meets the target.
         numpy_indices: the position of the index array among the operands, for
@@ -118,7 +125,7 @@ class EagerCase:
     name: str
     operator: str
     make_args: Callable[[jax.Array], tuple[jax.Array, ...]]
-    functional: Callable[..., Any]
+    functional: Callable[..., Any] | None
     desc: Callable[..., Any]
     jnp_fn: Callable[..., Any]
     target_ratio: float = 1.1

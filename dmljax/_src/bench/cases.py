@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -20,7 +21,7 @@ import dmljax as dml
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.operator import OperatorDesc
 
-__all__ = ["OPERATORS", "all_cases", "strided_cases"]
+__all__ = ["OPERATORS", "all_cases", "graph_cases", "six_node_graph", "strided_cases"]
 
 _F32 = jnp.float32
 
@@ -101,9 +102,131 @@ def strided_cases() -> list[Case | EagerCase]:
     ]
 
 
+def _graph_nodes(
+    rows: int, cols: int, picks: int
+) -> tuple[OperatorDesc[Any, *tuple[Any, ...]], ...]:
+    """The six nodes of the bench graph, for ``x: f32[rows, cols]`` and ``idx: i32[1, picks]``:
+    tile to twice the columns, reverse the columns, gather rows, pad a column each side,
+    take every other column, join that with the gathered rows."""
+    wide = 2 * cols
+
+    def t(*sizes: int, data_type: dml.DataType = dml.DataType.FLOAT32) -> dml.TensorDesc:
+        return dml.TensorDesc(data_type=data_type, sizes=sizes)
+
+    return (
+        dml.TileOperatorDesc(input_tensor=t(rows, cols), output_tensor=t(rows, wide),
+                             repeats=(1, 2)),
+        dml.Slice1OperatorDesc(input_tensor=t(rows, wide), output_tensor=t(rows, wide),
+                               input_window_offsets=(0, 0), input_window_sizes=(rows, wide),
+                               input_window_strides=(1, -1)),
+        dml.GatherOperatorDesc(input_tensor=t(rows, wide),
+                               indices_tensor=t(1, picks, data_type=dml.DataType.INT32),
+                               output_tensor=t(picks, wide), axis=0, index_dimensions=1),
+        dml.PaddingOperatorDesc(input_tensor=t(picks, wide), output_tensor=t(picks, wide + 2),
+                                padding_mode=dml.PaddingMode.CONSTANT, padding_value=0.0,
+                                start_padding=(0, 1), end_padding=(0, 1)),
+        dml.Slice1OperatorDesc(input_tensor=t(picks, wide + 2), output_tensor=t(picks, cols),
+                               input_window_offsets=(0, 1), input_window_sizes=(picks, wide),
+                               input_window_strides=(1, 2)),
+        dml.JoinOperatorDesc(input_tensors=(t(picks, cols), t(picks, wide)),
+                             output_tensor=t(picks, 3 * cols), axis=1),
+    )  # fmt: skip
+
+
+def _edge(source: int, target: int, slot: int = 0) -> dml.IntermediateGraphEdgeDesc:
+    return dml.IntermediateGraphEdgeDesc(
+        from_node_index=source, from_node_output_index=0, to_node_index=target,
+        to_node_input_index=slot,
+    )  # fmt: skip
+
+
+def six_node_graph(rows: int, cols: int, picks: int) -> dml.GraphDesc:
+    """The bench graph: :func:`_graph_nodes` wired in a chain, the gathered rows also
+    feeding the join (a fan-out), the indices a second graph input.
+
+    >>> graph = dml.compile_graph(six_node_graph(2, 2, 1))
+    >>> graph(jnp.array([[1.0, 2.0], [3.0, 4.0]]), jnp.array([[1]], jnp.int32))
+    (Array([[4., 4., 4., 3., 4., 3.]], dtype=float32),)
+    """
+    return dml.GraphDesc(
+        input_count=2,
+        output_count=1,
+        nodes=tuple(dml.OperatorGraphNodeDesc(operator=d) for d in _graph_nodes(rows, cols, picks)),
+        input_edges=(
+            dml.InputGraphEdgeDesc(graph_input_index=0, to_node_index=0, to_node_input_index=0),
+            dml.InputGraphEdgeDesc(graph_input_index=1, to_node_index=2, to_node_input_index=1),
+        ),
+        intermediate_edges=(_edge(0, 1), _edge(1, 2), _edge(2, 3), _edge(3, 4), _edge(4, 5),
+                            _edge(2, 5, 1)),
+        output_edges=(
+            dml.OutputGraphEdgeDesc(from_node_index=5, from_node_output_index=0,
+                                    graph_output_index=0),
+        ),
+    )  # fmt: skip
+
+
+def _graph_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
+    picked = jnp.tile(x, (1, 2))[:, ::-1][idx[0]]
+    every_other = jnp.pad(picked, ((0, 0), (1, 1)))[:, 1 : 1 + picked.shape[1] : 2]
+    return jnp.concatenate([every_other, picked], axis=1)
+
+
+def _graph_one_by_one(x: jax.Array, idx: jax.Array) -> jax.Array:
+    """The graph's six nodes as six compiled operators, called one after another."""
+    rows, cols = x.shape
+    tile, reverse, gather, pad, every_other, join = (
+        dml.compile_operator(d) for d in _graph_nodes(rows, cols, idx.shape[1])
+    )
+    picked = gather(reverse(tile(x)), idx)
+    return join(every_other(pad(picked)), picked)
+
+
+def graph_cases() -> list[Case | EagerCase]:
+    """A six-node graph of data-movement operators (:func:`six_node_graph`), against the
+    same computation in jnp (target 1.05) and against its six compiled operators called
+    one by one (it must be faster); and its eager call against a jitted jnp call (1.1)."""
+
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        rows, cols, picks = (256, 128, 128) if quick else (8192, 4096, 4096)  # x: 128 MiB
+        x_key, idx_key = jax.random.split(key)
+        idx = jax.random.randint(idx_key, (1, picks), 0, rows, jnp.int32)
+        return jax.random.normal(x_key, (rows, cols), _F32), idx
+
+    def graph_of(x: jax.Array, idx: jax.Array) -> dml.GraphDesc:
+        return six_node_graph(x.shape[0], x.shape[1], idx.shape[1])
+
+    def run_graph(x: jax.Array, idx: jax.Array) -> jax.Array:
+        return dml.compile_graph(graph_of(x, idx))(x, idx)[0]
+
+    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
+        return jax.random.normal(key, (4, 3), _F32), jnp.array([[3, 0]], jnp.int32)
+
+    return [
+        Case(
+            name="graph 6 nodes",
+            operator="GRAPH",
+            make_args=make_args,
+            dmljax_fn=run_graph,
+            jnp_fn=_graph_jnp,
+            # The gathered rows of x read, the joined output written.
+            bytes_moved=lambda args: args[1].nbytes + 4 * args[1].size * args[0].shape[1] * 4,
+            separate_fn=_graph_one_by_one,
+        ),
+        EagerCase(
+            name="graph 6 nodes eager",
+            operator="GRAPH",
+            make_args=tiny,
+            functional=None,
+            desc=graph_of,
+            jnp_fn=_graph_jnp,
+        ),
+    ]
+
+
 OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
     *(operator.bench for operator in dml.OPERATORS if operator.bench is not None),
     strided_cases,
+    graph_cases,
 )
 
 

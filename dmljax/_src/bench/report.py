@@ -84,6 +84,18 @@ def _speed_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
     return rows
 
 
+def _graph_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for r in cases:
+        ms = {name: 1e3 * seconds for name, seconds in r.time_s.items()}
+        verdict = "-" if not held or r.separate_ratio is None else (
+            "ok" if r.separate_ratio > 1 else "MISS"
+        )  # fmt: skip
+        rows.append([r.name, _number(ms.get("dmljax"), 3), _number(ms.get("separate"), 3),
+                     _number(r.separate_ratio, 2), verdict])  # fmt: skip
+    return rows
+
+
 def _build_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
     rows: list[list[str]] = []
     for r in cases:
@@ -123,10 +135,10 @@ def _eager_rows(eager: Sequence[EagerResult], held: bool) -> list[list[str]]:
                 [
                     r.name,
                     mode,
-                    _number(us["functional"], 1),
+                    _number(us.get("functional"), 1),
                     _number(us["desc"], 1),
                     _number(us["jnp"], 1),
-                    _number(r.ratios[mode]["functional"], 2),
+                    _number(r.ratios[mode].get("functional"), 2),
                     _number(r.ratios[mode]["desc"], 2),
                     f"<= {r.target_ratio:.2f}",
                     _number(r.ratios[mode].get(NUMPY_INT64), 2),
@@ -170,6 +182,14 @@ def format_report(report: Report, table: TableFormatter = format_table) -> str:
                 _build_rows(report.cases, held),
                 2,
             ),
+        ]  # fmt: skip
+    graphs = [r for r in report.cases if "separate" in r.time_s]
+    if graphs:
+        parts += [
+            "",
+            "Graphs: one program against their nodes' compiled operators called one by one",
+            table(["case", "graph ms", "one by one ms", "one by one/graph", "> 1"],
+                  _graph_rows(graphs, held), 1),
         ]  # fmt: skip
     if report.eager:
         parts += [

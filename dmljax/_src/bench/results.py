@@ -30,7 +30,8 @@ COMPILE_TARGET_RATIO = 1.2
 FORMAT = "dmljax-bench"
 # 2: target_ratio may be null (a case reported only), and min_pct_of_copy is recorded.
 # 3: more_work is recorded (a version-2 file reads as more_work false).
-FORMAT_VERSION = 3
+# 4: separate_ratio and time_s["separate"] for graph cases (absent in older files).
+FORMAT_VERSION = 4
 
 
 def ratio(numerator: float | None, denominator: float | None) -> float | None:
@@ -64,6 +65,8 @@ class CaseResult:
         gbps: ``bytes_moved / time`` in GB/s (1e9 B/s) for each contender.
         pct_of_copy: ``dmljax`` and ``jnp`` bandwidth as % of the copy's.
         ratio: dmljax time / jnp time; ``aa_ratio``: jnp again / jnp (the noise).
+        separate_ratio: for a graph, the time of its nodes compiled one by one
+            (``time_s["separate"]``) over dmljax's; it must exceed 1.
         compile_ratio: dmljax compile time / jnp compile time.
         misses: each target this case missed, in words.
     """
@@ -88,6 +91,7 @@ class CaseResult:
     pct_of_copy: dict[str, float] = dataclasses.field(default_factory=dict)
     ratio: float | None = None
     aa_ratio: float | None = None
+    separate_ratio: float | None = None
     compile_ratio: float | None = None
     misses: list[str] = dataclasses.field(default_factory=list)
 
@@ -99,6 +103,9 @@ def speed_misses(result: CaseResult) -> list[str]:
     if target is not None and result.ratio is not None and result.ratio > target:
         noise = f", A/A {result.aa_ratio:.3f}" if result.aa_ratio is not None else ""
         misses.append(f"time dmljax/jnp {result.ratio:.3f} > {target:.3f}{noise}")
+    separate = result.separate_ratio
+    if separate is not None and separate <= 1:
+        misses.append(f"nodes one by one / graph {separate:.3f} <= 1: the graph is not faster")
     pct = result.pct_of_copy.get("dmljax")
     if result.min_pct_of_copy is not None and pct is not None and pct < result.min_pct_of_copy:
         misses.append(f"dmljax at {pct:.1f}% of copy < {result.min_pct_of_copy:.0f}%")
@@ -137,8 +144,8 @@ class EagerResult:
         error: what went wrong, if anything.
         us: per-call microseconds, ``{mode: {contender: us}}`` with modes ``sync``
             (each call waited for) and ``pipelined`` (one wait per group), and
-            contenders ``functional`` and ``desc`` (dmljax's two faces) and ``jnp``
-            (a jitted, compiled jnp call).
+            contenders ``functional`` and ``desc`` (dmljax's two faces; a graph has
+            only ``desc``) and ``jnp`` (a jitted, compiled jnp call).
         ratios: ``{mode: {face: face / jnp}}``.
         misses: each target missed, in words.
     """

@@ -127,6 +127,11 @@ def _measure(
             error=f"the output {shape_of(ours)} cannot be donated back as "
             f"operand {donated} ({shape_of(args[donated])})",
         )
+    separate = case.separate_fn
+    if separate is not None:
+        difference = _difference(separate(*_fresh(args, donated)), theirs)
+        if difference:
+            return dataclasses.replace(result, error=f"nodes one by one: {difference}")
     del ours, theirs
 
     copy_x = _copy_operand(copy_key, nbytes)
@@ -137,14 +142,21 @@ def _measure(
         "jnp_again": Contender(compiled["jnp"], args, donated),
         "copy": Contender(copy_program, (copy_x,)),
     }
+    if separate is not None:  # called as a user calls compiled operators, each jitted alone
+        contenders["separate"] = Contender(separate, args, donated)
     progress(
         f"{case.name}: timing {settings.groups} groups x {settings.calls} calls "
-        "(dmljax, jnp, jnp again, copy)"
+        f"({', '.join(contenders)})"
     )
     samples = interleave(contenders, groups=settings.groups, calls=settings.calls)
     time_s = {name: per_call_seconds(values) for name, values in samples.items()}
     result = dataclasses.replace(
-        result, equal=True, time_s=time_s, samples_s=samples, **_speed_figures(time_s, nbytes)
+        result,
+        equal=True,
+        time_s=time_s,
+        samples_s=samples,
+        separate_ratio=ratio(time_s.get("separate"), time_s["dmljax"]),
+        **_speed_figures(time_s, nbytes),
     )
     return dataclasses.replace(result, misses=case_misses(result))
 
@@ -205,13 +217,17 @@ def _measure_eager(
 ) -> EagerResult:
     args = case.make_args(key)
     # A plain jax.jit object, as user code calls it; the first call below compiles it.
-    callables = {
-        "functional": case.functional,
-        "desc": dml.compile_operator(case.desc(*args)),
+    desc = case.desc(*args)
+    callables: dict[str, Callable[..., Any]] = {
+        "desc": dml.compile_graph(desc)
+        if isinstance(desc, dml.GraphDesc)
+        else dml.compile_operator(desc),
         "jnp": jax.jit(case.jnp_fn),
     }
+    if case.functional is not None:
+        callables = {"functional": case.functional, **callables}
     arguments: dict[str, tuple[Any, ...]] = dict.fromkeys(callables, args)
-    if case.numpy_indices is not None:
+    if case.numpy_indices is not None and case.functional is not None:
         position = case.numpy_indices
         callables[NUMPY_INT64] = case.functional
         arguments[NUMPY_INT64] = tuple(
@@ -222,9 +238,7 @@ def _measure_eager(
         for name, fn in callables.items()
     }
     if not all(np.array_equal(out, outputs["jnp"]) for out in outputs.values()):
-        return dataclasses.replace(
-            result, error="the functional face, the desc face and jnp give different values"
-        )
+        return dataclasses.replace(result, error=f"{', '.join(callables)} give different values")
     calls = settings.eager_rounds * settings.eager_calls
     progress(f"{case.name}: {calls} calls per face, sync-per-call and pipelined")
     us: dict[str, dict[str, float]] = {}
@@ -239,7 +253,9 @@ def _measure_eager(
         )
         us[mode] = {name: 1e6 * per_call_seconds(values) for name, values in samples.items()}
         ratios[mode] = {
-            face: ratio(us[mode][face], us[mode]["jnp"]) for face in ("functional", "desc")
+            face: ratio(us[mode][face], us[mode]["jnp"])
+            for face in ("functional", "desc")
+            if face in us[mode]
         }
         if NUMPY_INT64 in us[mode]:  # against the same face with JAX int32 indices
             ratios[mode][NUMPY_INT64] = ratio(us[mode][NUMPY_INT64], us[mode]["functional"])

@@ -158,6 +158,15 @@ def test_the_performance_page_shows_the_committed_runs():
             row = f"| {case['name']} | {1e3 * case['time_s']['dmljax']:.3f} |"
             assert row in page, case["name"]
             assert f"| {case['ratio']:.3f} |" in page
+    graph = json.loads((DOCS / "bench-h100-graph.json").read_text())
+    assert "{download}`bench-h100-graph.json`" in page
+    (case,) = graph["cases"]
+    ms = {name: 1e3 * seconds for name, seconds in case["time_s"].items()}
+    assert (
+        f"| H100 | {ms['dmljax']:.3f} | {ms['jnp']:.3f} | {case['ratio']:.3f} | "
+        f"{case['aa_ratio']:.3f} |" in page
+    )
+    assert f"| {ms['separate']:.3f} | {case['separate_ratio']:.2f} |" in page
     adversarial = json.loads((DOCS / "bench-h100-adversarial.json").read_text())
     assert "{download}`bench-h100-adversarial.json`" in page
     for row in adversarial["rows"]:

@@ -139,15 +139,36 @@ def test_comments_trailing_commas_offsets_and_sub_range_bindings():
 
 def test_write_file_writes_npy_and_raw_bytes(tmp_path):
     spec = json.loads(OPERATOR_MODELS["gather"][0])
+    spec["resources"]["Out"]["sizeInBytes"] = 16  # one element past the initial values
     spec["commands"] += [
         {"type": "writeFile", "resource": "Out", "targetPath": "out.npy", "dimensions": [3]},
-        {"type": "writeFile", "resource": "Out", "targetPath": "out.bin"},
+        {"type": "writeFile", "resource": "Out", "targetPath": "whole.npy"},
+        {"type": "writeFile", "resource": "Out", "targetPath": "raw/out.bin"},
+        {"type": "writeFile", "resource": "Out", "targetPath": "out.txt"},
     ]
     path = tmp_path / "gather.json"
     path.write_text(json.dumps(spec))
     dml.load_dxdispatch(path).run()
     np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), [4, 4, 1])
-    assert (tmp_path / "out.bin").read_bytes() == np.array([4, 4, 1], np.float32).tobytes()
+    # Without dimensions, and as raw bytes, the whole buffer (DxDispatch's Download).
+    np.testing.assert_array_equal(np.load(tmp_path / "whole.npy"), [4, 4, 1, 0])
+    raw = np.array([4, 4, 1, 0], np.float32).tobytes()
+    assert (tmp_path / "raw" / "out.bin").read_bytes() == raw
+    assert (tmp_path / "out.txt").read_bytes() == raw
+
+
+def test_a_verbose_print_shows_each_element_with_its_index_and_bytes():
+    spec = json.loads(OPERATOR_MODELS["gather"][0])
+    spec["commands"][1]["verbose"] = True
+    spec["resources"]["I"]["initialValues"] = [3, -1, 0, 1, 1, 1, 1, 1, 1, 1, 1]
+    spec["commands"].append({"type": "print", "resource": "I", "verbose": True})
+    spec["dispatchables"]["op"]["desc"]["IndicesTensor"]["Sizes"] = [3]
+    out, indices = dml.load_dxdispatch(json.dumps(spec)).run()
+    assert out.splitlines() == [
+        "Resource 'Out':", "[0] 4 (0x40800000)", "[1] 4 (0x40800000)", "[2] 1 (0x3F800000)",
+    ]  # fmt: skip
+    assert indices.splitlines()[:3] == ["Resource 'I':", "[ 0] 3 (0x       3)",
+                                        "[ 1] -1 (0xFFFFFFFF)"]  # fmt: skip
 
 
 _DELETE = object()
@@ -176,7 +197,7 @@ REFUSALS = {
                              "resources.X.initialValues.sourcePath", "no images"),
     "an image file written": (("commands", 1), {"type": "writeFile", "resource": "Out",
                                                 "targetPath": "out.png"},
-                              "commands[1].targetPath", ".npy, .dat or .bin"),
+                              "commands[1].targetPath", "no images"),
     "a union member C lacks": ((*OP, "desc", "Axis"), {"Float16": 1}, "dispatchables.op.desc.Axis",
                                "DML_SCALAR_UNION"),
     "a constant graph node": (("dispatchables", "graph"), {"type": "DML_GRAPH_DESC", "desc": {
@@ -534,3 +555,14 @@ def test_a_scalar_union_by_member_is_that_members_bytes_read_as_its_data_type():
         {"InputTensor": "X", "OutputTensor": "Out"},
     )  # fmt: skip
     assert dml.load_dxdispatch(text).run() == ["Resource 'Out': 1, 2, 3, 1"]
+
+
+def test_two_outputs_of_one_dispatch_may_not_write_the_same_bytes():
+    # DirectML's BindOutputs: the writeable areas of two output tensors must not overlap.
+    spec = json.loads(MODELS.joinpath("dml_split.json").read_text())
+    spec["commands"][0]["bindings"]["OutputTensors"] = [
+        "Out1", "Out2", {"name": "Out2", "elementOffset": 1}
+    ]  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match="outputs must not overlap") as e:
+        dml.load_dxdispatch(json.dumps(spec)).run()
+    assert e.value.field == "commands[0].bindings.OutputTensors[2]"

@@ -552,6 +552,22 @@ def _format(value: Any) -> str:
     return str(value)
 
 
+def _printed(name: str, resource: Resource, verbose: bool) -> str:
+    """What DxDispatch's ``print`` writes: the initial values' count of elements from the
+    buffer's start, in a line, or with ``verbose`` one per line with its index and bytes.
+    (DxDispatch's C++ stream writes 8-bit values as characters; dmljax writes numbers.)"""
+    values = resource.values()
+    if not verbose:
+        return f"Resource '{name}': {', '.join(_format(v) for v in values)}"
+    index_width = len(str(len(values)))
+    hex_width = 2 * values.dtype.itemsize
+    lines = []
+    for i, value in enumerate(values):
+        bits = int.from_bytes(value.tobytes(), "little")  # the value in a zeroed scalar union
+        lines.append(f"[{i:>{index_width}}] {_format(value)} (0x{bits:>{hex_width}X})")
+    return "\n".join([f"Resource '{name}':", *lines])
+
+
 Buffers = dict[str, jax.Array]
 """Each resource's bytes, a uint8 vector, by name."""
 
@@ -622,8 +638,7 @@ class DxDispatchModel:
                     self.resources[name].data[:] = np.asarray(data).tobytes()
             elif kind == "print":
                 resource = self._resource(command.get("resource"), f"{where}.resource")
-                values = ", ".join(_format(v) for v in resource.values())
-                log.append(f"Resource '{command['resource']}': {values}")
+                log.append(_printed(command["resource"], resource, bool(command.get("verbose"))))
             else:
                 self._write_file(command, where)
         return log
@@ -769,12 +784,21 @@ class DxDispatchModel:
                 )
         results = iter(dispatchable.function(*arrays))
         written: Buffers = {}
+        ranges: dict[str, list[tuple[int, int, str]]] = {}
         for point in dispatchable.outputs:
             entries = self._entries(point, bindings, where)
             assert entries is not None  # an output point has tensors
             for (label, resource, offset), tensor in zip(entries, point.tensors, strict=True):
                 value = next(results)
                 assert tensor is not None
+                end = offset + tensor.bound_element_count * tensor.dtype.itemsize
+                for start, stop, other in ranges.setdefault(resource, []):
+                    if offset < stop and start < end:
+                        raise _error(label, f"bytes no other output writes ({other} writes "
+                                     f"bytes {start} to {stop} of '{resource}'; DirectML: "
+                                     "outputs must not overlap)",
+                                     f"bytes {offset} to {end}")  # fmt: skip
+                ranges[resource].append((offset, end, label))
                 data = written.get(resource, buffers[resource])
                 written[resource] = _write(data, offset, tensor, value, label)
         return written
@@ -784,13 +808,25 @@ class DxDispatchModel:
         target = pathlib.Path(str(command.get("targetPath")))
         if not target.is_absolute():
             target = self._folder / target
-        values = resource.values()
-        if target.suffix == ".npy":
-            np.save(target, values.reshape(command.get("dimensions", values.shape)))
-        elif target.suffix in (".dat", ".bin"):
-            target.write_bytes(values.tobytes())
-        else:
-            raise _error(f"{where}.targetPath", "a .npy, .dat or .bin file", str(target))
+        # The whole buffer, as DxDispatch writes it: .npy shaped by "dimensions" (else
+        # 1-D), any other file its raw bytes; images are DxDispatch's alone.
+        suffix = target.suffix.lower()
+        if suffix in (".png", ".jpg"):
+            raise _error(f"{where}.targetPath", "a file that is not an image (dmljax writes "
+                         "no images)", str(target))  # fmt: skip
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if suffix != ".npy":
+            target.write_bytes(bytes(resource.data))
+            return
+        itemsize = resource.data_type.dtype.itemsize
+        values = np.frombuffer(bytes(resource.data), resource.data_type.dtype,
+                               len(resource.data) // itemsize)  # fmt: skip
+        dimensions = command.get("dimensions", [values.size])
+        count = int(np.prod(dimensions))
+        if count > values.size:
+            raise _error(f"{where}.dimensions", f"at most {values.size} elements (the "
+                         "resource's)", dimensions)  # fmt: skip
+        np.save(target, values[:count].reshape(dimensions))
 
 
 def _read(data: jax.Array, offset: int, tensor: TensorDesc, where: str) -> jax.Array:

@@ -194,8 +194,10 @@ def _run_model(path: str, json_path: str | None) -> int:
     if json_path is not None:
         document = {
             "printed": lines,
+            # Each resource's initial values' count of elements; a mixed array's bytes.
             "resources": {
-                name: resource.values().tolist() for name, resource in model.resources.items()
+                name: list(r.data) if r.data_type is None else r.values().tolist()
+                for name, r in model.resources.items()
             },
         }
         pathlib.Path(json_path).write_text(json.dumps(document, indent=2) + "\n")

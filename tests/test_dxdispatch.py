@@ -566,3 +566,104 @@ def test_two_outputs_of_one_dispatch_may_not_write_the_same_bytes():
     with pytest.raises(InvalidArgumentError, match="outputs must not overlap") as e:
         dml.load_dxdispatch(json.dumps(spec)).run()
     assert e.value.field == "commands[0].bindings.OutputTensors[2]"
+
+
+# --- Initializers, as DxDispatch's parser reads them ----------------------------------------------
+
+
+def resources_of(resources):
+    return dml.load_dxdispatch(json.dumps({"resources": resources, "dispatchables": {},
+                                           "commands": []})).resources  # fmt: skip
+
+
+def test_a_sequence_adds_its_delta_in_the_data_type_as_dxdispatch_does():
+    got = resources_of({
+        "F": {"initialValuesDataType": "FLOAT32",
+              "initialValues": {"valueCount": 10, "valueStart": 0, "valueDelta": 0.1}},
+        "I": {"initialValuesDataType": "INT8",
+              "initialValues": {"valueCount": 3, "valueStart": 120, "valueDelta": 5}},
+        "H": {"initialValuesDataType": "FLOAT16",
+              "initialValues": {"valueCount": 3, "valueStart": 2048, "valueDelta": 1}},
+    })  # fmt: skip
+    # Repeated float32 additions, not start + i * delta: the last is 0.90000004.
+    steps = np.full(10, np.float32(0.1))
+    steps[0] = 0
+    np.testing.assert_array_equal(got["F"].values(), np.add.accumulate(steps, dtype=np.float32))
+    assert got["F"].values()[9] != np.float32(0.9)
+    np.testing.assert_array_equal(got["I"].values(), [120, 125, -126])  # C++ wraps
+    np.testing.assert_array_equal(got["H"].values(), [2048, 2048, 2048])  # 2049 is no half
+
+
+def test_a_mixed_array_is_its_typed_values_bytes_and_sizes_round_up_to_4():
+    got = resources_of({
+        "M": {"initialValues": [{"type": "UINT32", "value": 42}, {"type": "FLOAT32", "value": 1.5},
+                                {"type": "INT8", "value": -1}]},
+        "Z": {"initialValuesDataType": "UINT8", "initialValues": [1, 2, 3, 4, 5]},
+    })  # fmt: skip
+    assert got["M"].data_type is None
+    expected = np.uint32(42).tobytes() + np.float32(1.5).tobytes() + b"\xff"
+    assert bytes(got["M"].data) == expected + bytes(3)  # rounded up to 4 bytes
+    assert len(got["Z"].data) == 8
+    assert list(got["Z"].values()) == [1, 2, 3, 4, 5]
+
+
+def test_npy_files_carry_their_type_and_other_files_are_raw_bytes(tmp_path):
+    np.save(tmp_path / "x.npy", np.array([[1, 2], [3, 4]], np.int16))
+    (tmp_path / "x.raw").write_bytes(np.array([7, 8], np.int32).tobytes())
+    spec = {
+        "resources": {
+            "N": {"initialValues": {"sourcePath": "x.npy"}},
+            "R": {"initialValuesDataType": "INT32", "initialValues": {"sourcePath": "x.raw"}},
+        },
+        "dispatchables": {}, "commands": [{"type": "print", "resource": "N"},
+                                          {"type": "print", "resource": "R"}],
+    }  # fmt: skip
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(spec))
+    model = dml.load_dxdispatch(path)
+    assert model.run() == ["Resource 'N': 1, 2, 3, 4", "Resource 'R': 7, 8"]
+    assert model.resources["N"].data_type is dml.DataType.INT16
+    spec["resources"]["N"]["initialValuesDataType"] = "FLOAT32"
+    path.write_text(json.dumps(spec))
+    with pytest.raises(InvalidArgumentError, match="a file of FLOAT32") as e:
+        dml.load_dxdispatch(path)
+    assert e.value.field == "resources.N.initialValues.sourcePath"
+
+
+INITIALIZER_REFUSALS = {
+    "out of range": ({"initialValuesDataType": "INT8", "initialValues": [1, 300]},
+                     "resources.X.initialValues[1]", "[-128, 127]"),
+    "a float for an integer": ({"initialValuesDataType": "INT32", "initialValues": [1.5]},
+                               "resources.X.initialValues[0]", "an integer"),
+    "a word for a float": ({"initialValuesDataType": "FLOAT32", "initialValues": ["huge"]},
+                           "resources.X.initialValues[0]", "'NaN', 'Inf'"),
+    "empty": ({"initialValuesDataType": "FLOAT32", "initialValues": []},
+              "resources.X.initialValues", "at least one value"),
+    "an offset past the default size": ({"initialValuesDataType": "FLOAT32",
+                                         "initialValues": [1, 2], "initialValuesOffsetInBytes": 4},
+                                        "resources.X.sizeInBytes", "at least 12"),
+    "value and valueStart": ({"initialValuesDataType": "FLOAT32",
+                              "initialValues": {"valueCount": 2, "value": 1, "valueStart": 0}},
+                             "resources.X.initialValues", "mutually exclusive"),
+    "no data type": ({"initialValues": {"valueCount": 2, "value": 1}},
+                     "resources.X.initialValuesDataType", "need one"),
+    "a mixed array printed": ({"initialValues": [{"type": "UINT8", "value": 1}]},
+                              "commands[0].resource", "initialValuesDataType"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("refusal", INITIALIZER_REFUSALS)
+def test_each_initializer_refusal_names_the_value(refusal):
+    resource, where, fragment = INITIALIZER_REFUSALS[refusal]
+    text = json.dumps({"resources": {"X": resource}, "dispatchables": {},
+                       "commands": [{"type": "print", "resource": "X"}]})  # fmt: skip
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.load_dxdispatch(text).run()
+    assert e.value.field == where
+    assert fragment in str(e.value)
+
+
+def test_a_total_tensor_size_of_0_is_computed_as_dxdispatch_computes_it():
+    spec = json.loads(OPERATOR_MODELS["tile"][0])
+    spec["dispatchables"]["op"]["desc"]["OutputTensor"]["TotalTensorSizeInBytes"] = 0
+    assert dml.load_dxdispatch(json.dumps(spec)).run() == OPERATOR_MODELS["tile"][1]

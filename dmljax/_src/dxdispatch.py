@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import os
 import pathlib
 import re
@@ -92,48 +93,134 @@ def _data_type(value: Any, where: str) -> DataType:
 
 @dataclasses.dataclass
 class Resource:
-    """A buffer: its bytes, and the type and count of its initial values (what ``print``
-    shows)."""
+    """A buffer: its bytes, and the data type and byte count of its initial values, which
+    ``print`` shows (a mixed array of typed values has no data type)."""
 
-    data_type: DataType
-    value_count: int
+    data_type: DataType | None
+    initial_bytes: int
     data: bytearray
 
+    @property
+    def value_count(self) -> int:
+        """How many values of ``data_type`` the initial values hold."""
+        return 0 if self.data_type is None else self.initial_bytes // self.data_type.dtype.itemsize
+
     def values(self) -> np.ndarray:
+        """The first ``value_count`` elements of the buffer, as ``data_type``."""
+        if self.data_type is None:
+            raise _error("resource", "a resource with an initialValuesDataType (DxDispatch "
+                         "prints and writes typed buffers)", "a mixed array")  # fmt: skip
         count = self.value_count * self.data_type.dtype.itemsize
         return np.frombuffer(bytes(self.data[:count]), self.data_type.dtype)
 
 
-def _initial_values(
-    spec: Any, dtype: np.dtype[Any], where: str, folder: pathlib.Path
-) -> np.ndarray:
-    if isinstance(spec, list):
+_FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
-        def number(v: Any) -> Any:
-            if isinstance(v, str) and v.lower() in ("nan", "inf", "-inf") and dtype.kind == "f":
-                return float(v)
-            return v
 
-        return np.array([number(v) for v in spec], dtype)
-    if not isinstance(spec, Mapping):
-        raise _error(f"{where}.initialValues", "an array or an object", repr(spec))
-    if "sourcePath" in spec:
-        path = folder / spec["sourcePath"]
-        if path.suffix == ".npy":
-            return np.load(path)
-        if path.suffix in (".dat", ".bin"):
-            return np.frombuffer(path.read_bytes(), dtype)
-        raise _error(f"{where}.initialValues.sourcePath", "a .npy, .dat or .bin file "
-                     "(dmljax reads no images)", spec["sourcePath"])  # fmt: skip
+def _element(value: Any, data_type: DataType, where: str) -> Any:
+    """One JSON value as DxDispatch's parser reads it for ``data_type``: a float from a
+    number or "NaN"/"Inf"/"-Inf" (FLOAT16 through float32, as it does), an integer only
+    from an integer in range."""
+    dtype = data_type.dtype
+    if data_type.bit_width < 8:
+        raise _error(where, "a data type of whole bytes", data_type.name)
+    if dtype.kind == "f":
+        if isinstance(value, str) and value.lower() in _FLOAT_WORDS:
+            number = _FLOAT_WORDS[value.lower()]
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            raise _error(where, "a number or 'NaN', 'Inf', or '-Inf'", repr(value))
+        if data_type is DataType.FLOAT16:
+            return np.float16(np.float32(number))
+        return dtype.type(number)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _error(where, f"an integer (the values are {data_type.name})", repr(value))
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise _error(where, f"an integer in [{info.min}, {info.max}] ({data_type.name})", value)
+    return dtype.type(value)
+
+
+def _count(spec: Mapping[str, Any], where: str) -> int:
     count = spec.get("valueCount")
-    if not isinstance(count, int) or count < 1:
-        raise _error(f"{where}.initialValues.valueCount", "a positive count", repr(count))
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**32:
+        raise _error(f"{where}.valueCount", "a UINT32 count", repr(count))
+    return count
+
+
+def _initial_values(
+    spec: Any, data_type: DataType | None, where: str, folder: pathlib.Path
+) -> tuple[bytes, DataType | None]:
+    """The initial values' bytes and their data type, from each of DxDispatch's
+    initializers: an array (typed, or of ``{"type", "value"}`` objects without a data
+    type), a constant, a sequence (each value the previous plus the delta, in the data
+    type, as DxDispatch adds them), or a file (``.npy`` typed by its header, any other
+    file its raw bytes)."""
+    at = f"{where}.initialValues"
+
+    def typed() -> DataType:
+        if data_type is None:
+            raise _error(f"{where}.initialValuesDataType", "a DML_TENSOR_DATA_TYPE (these "
+                         "initial values need one)", "nothing")  # fmt: skip
+        return data_type
+
+    if isinstance(spec, list):
+        if data_type is None:  # a mixed array: [{"type": "UINT32", "value": 42}, ...]
+            parts = []
+            for i, item in enumerate(spec):
+                if not isinstance(item, Mapping):
+                    raise _error(f"{at}[{i}]", 'an object {"type": ..., "value": ...}', item)
+                kind = _data_type(item.get("type"), f"{at}[{i}].type")
+                parts.append(_element(item.get("value"), kind, f"{at}[{i}].value").tobytes())
+            return b"".join(parts), None
+        values = [_element(v, data_type, f"{at}[{i}]") for i, v in enumerate(spec)]
+        return np.array(values, data_type.dtype).tobytes(), data_type
+    if not isinstance(spec, Mapping):
+        raise _error(at, "an array, an object or deferred", repr(spec)[:80])
     if "value" in spec:
-        return np.full(count, spec["value"], dtype)
+        if "valueStart" in spec or "sourcePath" in spec:
+            raise _error(at, "one of value, valueStart and sourcePath (they are mutually "
+                         "exclusive)", sorted(spec))  # fmt: skip
+        kind = typed()
+        value = _element(spec["value"], kind, f"{at}.value")
+        return np.full(_count(spec, at), value, kind.dtype).tobytes(), kind
     if "valueStart" in spec:
-        start, delta = spec["valueStart"], spec.get("valueDelta", 0)
-        return (start + delta * np.arange(count, dtype=np.float64)).astype(dtype)
-    raise _error(f"{where}.initialValues", "value, valueStart or sourcePath", sorted(spec))
+        kind = typed()
+        start = _element(spec["valueStart"], kind, f"{at}.valueStart")
+        delta = _element(spec.get("valueDelta", 0), kind, f"{at}.valueDelta")
+        steps = np.full(_count(spec, at), delta, kind.dtype)
+        if steps.size:
+            steps[0] = start
+        with np.errstate(over="ignore"):  # integers wrap, as C++'s += does
+            return np.add.accumulate(steps, dtype=kind.dtype).tobytes(), kind
+    if "sourcePath" in spec:
+        return _file_values(str(spec["sourcePath"]), data_type, f"{at}.sourcePath", folder)
+    raise _error(at, "value, valueStart or sourcePath", sorted(spec))
+
+
+def _file_values(
+    source: str, data_type: DataType | None, where: str, folder: pathlib.Path
+) -> tuple[bytes, DataType | None]:
+    path = folder / source
+    if not path.exists():  # DxDispatch tries the model's folder, then the working one
+        path = pathlib.Path(source)
+    suffix = path.suffix.lower()
+    if suffix in (".png", ".jpg", ".jpeg"):
+        raise _error(where, "a .npy or raw data file (dmljax reads no images)", source)
+    try:
+        if suffix != ".npy":
+            if data_type is None:
+                raise _error(where.replace("initialValues.sourcePath", "initialValuesDataType"),
+                             "a DML_TENSOR_DATA_TYPE (raw data needs one)", "nothing")  # fmt: skip
+            return path.read_bytes(), data_type
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise _error(where, "a readable file", f"{source} ({error})") from None
+    kind = DataType.from_dtype(array.dtype)
+    if data_type is not None and kind is not data_type:
+        raise _error(where, f"a file of {data_type.name} (initialValuesDataType)", kind.name)
+    return np.ascontiguousarray(array, array.dtype.newbyteorder("<")).tobytes(), kind
 
 
 def _resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
@@ -142,18 +229,29 @@ def _resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     if spec["initialValues"] == "deferred":
         raise _error(f"{where}.initialValues", "values (deferred ones are for ONNX models)",
                      "deferred")  # fmt: skip
-    data_type = _data_type(spec.get("initialValuesDataType"), f"{where}.initialValuesDataType")
-    values = _initial_values(spec["initialValues"], data_type.dtype, where, folder)
-    raw = values.astype(data_type.dtype).tobytes()
-    offset = int(spec.get("initialValuesOffsetInBytes", 0))
-    size = spec.get("sizeInBytes")
-    size = -(-(offset + len(raw)) // 4) * 4 if size is None else int(size)
+    data_type = None
+    if "initialValuesDataType" in spec:
+        data_type = _data_type(spec["initialValuesDataType"], f"{where}.initialValuesDataType")
+    raw, data_type = _initial_values(spec["initialValues"], data_type, where, folder)
+    if not raw:
+        raise _error(f"{where}.initialValues", "at least one value", "none")
+    offset = _uint64(
+        spec.get("initialValuesOffsetInBytes", 0), f"{where}.initialValuesOffsetInBytes"
+    )
+    # DxDispatch: the initial values' size rounded up to 4 bytes, the offset not counted.
+    size = _uint64(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
     if size < offset + len(raw):
-        raise _error(f"{where}.sizeInBytes", f"at least {offset + len(raw)} (the initial values "
-                     "and their offset)", size)  # fmt: skip
+        raise _error(f"{where}.sizeInBytes", f"at least {offset + len(raw)} (the initial "
+                     f"values' {len(raw)} bytes at offset {offset})", size)  # fmt: skip
     data = bytearray(size)
     data[offset : offset + len(raw)] = raw
-    return Resource(data_type, values.size, data)
+    return Resource(data_type, len(raw), data)
+
+
+def _uint64(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
+        raise _error(where, "a UINT64", repr(value))
+    return value
 
 
 # --- Dispatchables --------------------------------------------------------------------------------
@@ -193,7 +291,7 @@ def _tensor(spec: Any, where: str) -> TensorDesc:
         "guaranteed_base_offset_alignment": spec.get("GuaranteedBaseOffsetAlignment", 0),
         "flags": sum((TensorFlags[n] for n in names), TensorFlags.NONE),
     }
-    if "TotalTensorSizeInBytes" in spec:  # else DMLCalcBufferTensorSize, as in DxDispatch
+    if spec.get("TotalTensorSizeInBytes"):  # 0 or absent: DMLCalcBufferTensorSize, as in DxDispatch
         fields["total_tensor_size_in_bytes"] = spec["TotalTensorSizeInBytes"]
     return TensorDesc(**fields)
 
@@ -638,6 +736,10 @@ class DxDispatchModel:
                     self.resources[name].data[:] = np.asarray(data).tobytes()
             elif kind == "print":
                 resource = self._resource(command.get("resource"), f"{where}.resource")
+                if resource.data_type is None:
+                    raise _error(f"{where}.resource", "a resource with an "
+                                 "initialValuesDataType (DxDispatch prints typed buffers)",
+                                 command["resource"])  # fmt: skip
                 log.append(_printed(command["resource"], resource, bool(command.get("verbose"))))
             else:
                 self._write_file(command, where)
@@ -702,7 +804,9 @@ class DxDispatchModel:
                 raise _error(f"{where}.{key}", "absent (HLSL bindings only)", binding[key])
         name = str(binding.get("name"))
         resource = self._resource(binding.get("name"), f"{where}.name")
-        size = int(binding.get("elementSizeInBytes", resource.data_type.dtype.itemsize))
+        # Without a data type (a mixed array) the element size is 0, as in DxDispatch.
+        default = 0 if resource.data_type is None else resource.data_type.dtype.itemsize
+        size = int(binding.get("elementSizeInBytes", default))
         return name, int(binding.get("elementOffset", 0)) * size
 
     def _entries(
@@ -818,9 +922,11 @@ class DxDispatchModel:
         if suffix != ".npy":
             target.write_bytes(bytes(resource.data))
             return
-        itemsize = resource.data_type.dtype.itemsize
-        values = np.frombuffer(bytes(resource.data), resource.data_type.dtype,
-                               len(resource.data) // itemsize)  # fmt: skip
+        if resource.data_type is None:
+            raise _error(f"{where}.resource", "a resource with an initialValuesDataType "
+                         "(a .npy file is typed)", command.get("resource"))  # fmt: skip
+        dtype = resource.data_type.dtype
+        values = np.frombuffer(bytes(resource.data), dtype, len(resource.data) // dtype.itemsize)
         dimensions = command.get("dimensions", [values.size])
         count = int(np.prod(dimensions))
         if count > values.size:

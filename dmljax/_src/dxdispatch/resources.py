@@ -1,0 +1,197 @@
+"""DxDispatch's buffer resources: a byte buffer each, its initial values read as
+DxDispatch's parser reads them."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pathlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from dmljax._src.dtypes import DataType
+from dmljax._src.dxdispatch.json_model import model_error, parse_data_type
+
+__all__ = ["Resource", "parse_resource"]
+
+
+@dataclasses.dataclass
+class Resource:
+    """A buffer: its bytes, and the data type and byte count of its initial values, which
+    ``print`` shows (a mixed array of typed values has no data type)."""
+
+    data_type: DataType | None
+    initial_bytes: int
+    data: bytearray
+
+    @property
+    def value_count(self) -> int:
+        """How many values of ``data_type`` the initial values hold."""
+        return 0 if self.data_type is None else self.initial_bytes // self.data_type.dtype.itemsize
+
+    def values(self) -> np.ndarray:
+        """The first ``value_count`` elements of the buffer, as ``data_type``."""
+        if self.data_type is None:
+            raise model_error(
+                "resource",
+                "a resource with an initialValuesDataType (DxDispatch "
+                "prints and writes typed buffers)",
+                "a mixed array",
+            )
+        count = self.value_count * self.data_type.dtype.itemsize
+        return np.frombuffer(bytes(self.data[:count]), self.data_type.dtype)
+
+
+_FLOAT_WORDS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def _element(value: Any, data_type: DataType, where: str) -> Any:
+    """One JSON value as DxDispatch's parser reads it for ``data_type``: a float from a
+    number or "NaN"/"Inf"/"-Inf" (FLOAT16 through float32, as it does), an integer only
+    from an integer in range."""
+    dtype = data_type.dtype
+    if data_type.bit_width < 8:
+        raise model_error(where, "a data type of whole bytes", data_type.name)
+    if dtype.kind == "f":
+        if isinstance(value, str) and value.lower() in _FLOAT_WORDS:
+            number = _FLOAT_WORDS[value.lower()]
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            raise model_error(where, "a number or 'NaN', 'Inf', or '-Inf'", repr(value))
+        if data_type is DataType.FLOAT16:
+            return np.float16(np.float32(number))
+        return dtype.type(number)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise model_error(where, f"an integer (the values are {data_type.name})", repr(value))
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise model_error(
+            where, f"an integer in [{info.min}, {info.max}] ({data_type.name})", value
+        )
+    return dtype.type(value)
+
+
+def _count(spec: Mapping[str, Any], where: str) -> int:
+    count = spec.get("valueCount")
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**32:
+        raise model_error(f"{where}.valueCount", "a UINT32 count", repr(count))
+    return count
+
+
+def _initial_values(
+    spec: Any, data_type: DataType | None, where: str, folder: pathlib.Path
+) -> tuple[bytes, DataType | None]:
+    """The initial values' bytes and their data type, from each of DxDispatch's
+    initializers: an array (typed, or of ``{"type", "value"}`` objects without a data
+    type), a constant, a sequence (each value the previous plus the delta, in the data
+    type, as DxDispatch adds them), or a file (``.npy`` typed by its header, any other
+    file its raw bytes)."""
+    at = f"{where}.initialValues"
+
+    def typed() -> DataType:
+        if data_type is None:
+            raise model_error(
+                f"{where}.initialValuesDataType",
+                "a DML_TENSOR_DATA_TYPE (these initial values need one)",
+                "nothing",
+            )
+        return data_type
+
+    if isinstance(spec, list):
+        if data_type is None:  # a mixed array: [{"type": "UINT32", "value": 42}, ...]
+            parts = []
+            for i, item in enumerate(spec):
+                if not isinstance(item, Mapping):
+                    raise model_error(f"{at}[{i}]", 'an object {"type": ..., "value": ...}', item)
+                kind = parse_data_type(item.get("type"), f"{at}[{i}].type")
+                parts.append(_element(item.get("value"), kind, f"{at}[{i}].value").tobytes())
+            return b"".join(parts), None
+        values = [_element(v, data_type, f"{at}[{i}]") for i, v in enumerate(spec)]
+        return np.array(values, data_type.dtype).tobytes(), data_type
+    if not isinstance(spec, Mapping):
+        raise model_error(at, "an array, an object or deferred", repr(spec)[:80])
+    if "value" in spec:
+        if "valueStart" in spec or "sourcePath" in spec:
+            raise model_error(
+                at,
+                "one of value, valueStart and sourcePath (they are mutually exclusive)",
+                sorted(spec),
+            )
+        kind = typed()
+        value = _element(spec["value"], kind, f"{at}.value")
+        return np.full(_count(spec, at), value, kind.dtype).tobytes(), kind
+    if "valueStart" in spec:
+        kind = typed()
+        start = _element(spec["valueStart"], kind, f"{at}.valueStart")
+        delta = _element(spec.get("valueDelta", 0), kind, f"{at}.valueDelta")
+        steps = np.full(_count(spec, at), delta, kind.dtype)
+        if steps.size:
+            steps[0] = start
+        with np.errstate(over="ignore"):  # integers wrap, as C++'s += does
+            return np.add.accumulate(steps, dtype=kind.dtype).tobytes(), kind
+    if "sourcePath" in spec:
+        return _file_values(str(spec["sourcePath"]), data_type, f"{at}.sourcePath", folder)
+    raise model_error(at, "value, valueStart or sourcePath", sorted(spec))
+
+
+def _file_values(
+    source: str, data_type: DataType | None, where: str, folder: pathlib.Path
+) -> tuple[bytes, DataType | None]:
+    path = folder / source
+    if not path.exists():  # DxDispatch tries the model's folder, then the working one
+        path = pathlib.Path(source)
+    suffix = path.suffix.lower()
+    if suffix in (".png", ".jpg", ".jpeg"):
+        raise model_error(where, "a .npy or raw data file (dmljax reads no images)", source)
+    try:
+        if suffix != ".npy":
+            if data_type is None:
+                field = where.replace("initialValues.sourcePath", "initialValuesDataType")
+                raise model_error(field, "a DML_TENSOR_DATA_TYPE (raw data needs one)", "nothing")
+            return path.read_bytes(), data_type
+        array = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise model_error(where, "a readable file", f"{source} ({error})") from None
+    kind = DataType.from_dtype(array.dtype)
+    if data_type is not None and kind is not data_type:
+        raise model_error(where, f"a file of {data_type.name} (initialValuesDataType)", kind.name)
+    return np.ascontiguousarray(array, array.dtype.newbyteorder("<")).tobytes(), kind
+
+
+def parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
+    if not isinstance(spec, Mapping) or "initialValues" not in spec:
+        raise model_error(where, "a buffer resource with initialValues", repr(spec)[:80])
+    if spec["initialValues"] == "deferred":
+        raise model_error(
+            f"{where}.initialValues", "values (deferred ones are for ONNX models)", "deferred"
+        )
+    data_type = None
+    if "initialValuesDataType" in spec:
+        data_type = parse_data_type(spec["initialValuesDataType"], f"{where}.initialValuesDataType")
+    raw, data_type = _initial_values(spec["initialValues"], data_type, where, folder)
+    if not raw:
+        raise model_error(f"{where}.initialValues", "at least one value", "none")
+    offset = _uint64(
+        spec.get("initialValuesOffsetInBytes", 0), f"{where}.initialValuesOffsetInBytes"
+    )
+    # DxDispatch: the initial values' size rounded up to 4 bytes, the offset not counted.
+    size = _uint64(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
+    if size < offset + len(raw):
+        raise model_error(
+            f"{where}.sizeInBytes",
+            f"at least {offset + len(raw)} (the initial "
+            f"values' {len(raw)} bytes at offset {offset})",
+            size,
+        )
+    data = bytearray(size)
+    data[offset : offset + len(raw)] = raw
+    return Resource(data_type, len(raw), data)
+
+
+def _uint64(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
+        raise model_error(where, "a UINT64", repr(value))
+    return value

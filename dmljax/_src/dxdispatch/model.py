@@ -383,8 +383,10 @@ def load_dxdispatch(
     :func:`dmljax.compile_operator` takes it (a defined winner among duplicate scatter
     indices, which DirectML leaves undefined).
 
-    Comments and trailing commas are accepted, as DxDispatch accepts them. Relative
-    ``sourcePath`` and ``targetPath`` resolve against the model's folder.
+    Comments and trailing commas are accepted, as DxDispatch accepts them. A relative
+    ``targetPath`` resolves against the model's folder, a ``sourcePath`` there first and
+    then in the working folder, as DxDispatch resolves them (a model given as text has
+    the working folder as its folder).
 
     >>> import dmljax as dml
     >>> model = dml.load_dxdispatch('''{

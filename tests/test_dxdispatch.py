@@ -12,6 +12,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import doc_examples
 from dmljax._src.compile import _operator_of
+from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.operator import Role, bound_tensors, tensor_fields
 
 MODELS = pathlib.Path(__file__).parent / "data" / "dxdispatch"
@@ -450,10 +451,6 @@ _MEMBERS = {dml.DataType.INT8: "Int8", dml.DataType.INT16: "Int16", dml.DataType
             dml.DataType.FLOAT32: "Float32", dml.DataType.FLOAT64: "Float64"}  # fmt: skip
 
 
-def pascal(name):
-    return "".join(part.title() for part in name.split("_"))
-
-
 def tensor_json(desc):
     spec = {"DataType": f"DML_TENSOR_DATA_TYPE_{desc.data_type.name}", "Sizes": list(desc.sizes),
             "TotalTensorSizeInBytes": desc.total_tensor_size_in_bytes}  # fmt: skip
@@ -468,7 +465,7 @@ def desc_json(desc):
     spec = {}
     for field in dataclasses.fields(desc):
         value = getattr(desc, field.name)
-        key = pascal(field.name)
+        key = pascal_case(field.name)
         if value is None:
             continue
         if isinstance(value, dml.TensorDesc):
@@ -524,7 +521,7 @@ def test_every_doc_example_runs_from_a_dxdispatch_model_as_compiled(entry):
                 count = len(value) if field.metadata["many"] else 1
                 names = [f"{name}{position[name] + i}" for i in range(count)]
                 position[name] += count
-                bindings[pascal(field.name)] = names if field.metadata["many"] else names[0]
+                bindings[pascal_case(field.name)] = names if field.metadata["many"] else names[0]
         spec = {
             "resources": resources,
             "dispatchables": {"op": {"type": _operator_of(desc).name,

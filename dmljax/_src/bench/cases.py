@@ -9,6 +9,7 @@ strided tensors through two operators. Full sizes follow performance.md §1
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -171,12 +172,15 @@ def _graph_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
     return jnp.concatenate([every_other, picked], axis=1)
 
 
+@functools.lru_cache(maxsize=4)
+def _compiled_nodes(rows: int, cols: int, picks: int) -> tuple[Any, ...]:
+    return tuple(dml.compile_operator(d) for d in _graph_nodes(rows, cols, picks))
+
+
 def _graph_one_by_one(x: jax.Array, idx: jax.Array) -> jax.Array:
-    """The graph's six nodes as six compiled operators, called one after another."""
-    rows, cols = x.shape
-    tile, reverse, gather, pad, every_other, join = (
-        dml.compile_operator(d) for d in _graph_nodes(rows, cols, idx.shape[1])
-    )
+    """The graph's six nodes as six compiled operators, called one after another (compiled
+    once per size, outside the timed calls)."""
+    tile, reverse, gather, pad, every_other, join = _compiled_nodes(*x.shape, idx.shape[1])
     picked = gather(reverse(tile(x)), idx)
     return join(every_other(pad(picked)), picked)
 

@@ -14,7 +14,13 @@ import numpy as np
 
 from dmljax._src.compile import compile_operator
 from dmljax._src.dtypes import DataType
-from dmljax._src.dxdispatch.json_model import enum_name, model_error, parse_data_type, snake_case
+from dmljax._src.dxdispatch.json_model import (
+    enum_name,
+    model_error,
+    parse_data_type,
+    pascal_case,
+    snake_case,
+)
 from dmljax._src.graph import (
     GraphDesc,
     InputGraphEdgeDesc,
@@ -215,44 +221,35 @@ class Dispatchable:
     inputs: tuple[BindPoint, ...]
     outputs: tuple[BindPoint, ...]
     desc: Any  # the operator desc; None for a graph
-    execution_flags: tuple[str, ...]
 
 
 def _bind_points(desc: Any, role: Role) -> tuple[BindPoint, ...]:
     points = []
     for field in tensor_fields(type(desc), role):
         value = getattr(desc, field.name)
-        pascal = "".join(part.title() for part in field.name.split("_"))
         if value is not None:
-            points.append(BindPoint(pascal, tuple(value) if field.metadata["many"] else (value,)))
+            tensors = tuple(value) if field.metadata["many"] else (value,)
+            points.append(BindPoint(pascal_case(field.name), tensors))
     return tuple(points)
 
 
-def _execution_flags(spec: Mapping[str, Any], where: str) -> tuple[str, ...]:
-    # They change no value dmljax computes: the data-movement operators compute nothing
-    # in reduced precision, and descriptors and meta commands are DirectML's own.
+def _check_execution_flags(spec: Mapping[str, Any], where: str) -> None:
+    # Checked, then without effect: the data-movement operators compute nothing in reduced
+    # precision, and descriptors and meta commands are DirectML's own.
     given = spec.get("executionFlags", "NONE")
-    names = tuple(
-        enum_name(v, "DML_EXECUTION_FLAG_", where)
-        for v in (given if isinstance(given, list) else [given])
-    )
-    for name in names:
+    for value in given if isinstance(given, list) else [given]:
+        name = enum_name(value, "DML_EXECUTION_FLAG_", where)
         if name not in _EXECUTION_FLAGS:
             raise model_error(where, f"DML_EXECUTION_FLAG_ {', '.join(_EXECUTION_FLAGS)}", name)
-    return names
 
 
 def _pascal_path(text: str) -> str:
     """A graph's field names as the model spells them: ``input_edges[2].to_node_index`` is
     ``InputEdges[2].ToNodeIndex``."""
-
-    def pascal(words: re.Match[str]) -> str:
-        return "".join(part.title() for part in words.group(0).split("_"))
-
     return re.sub(
         r"\b(?:input_edges|output_edges|intermediate_edges|nodes|input_count|output_count)"
         r"(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*",
-        lambda m: re.sub(r"[a-z]+(?:_[a-z]+)*", pascal, m.group(0)),
+        lambda m: re.sub(r"[a-z]+(?:_[a-z]+)*", lambda w: pascal_case(w.group(0)), m.group(0)),
         text,
     )
 
@@ -283,7 +280,7 @@ def _operator_dispatchable(
                 "every tensor OWNED_BY_DML or none (dmljax binds a bind point at one time)",
                 "some of them",
             )
-    flags = _execution_flags(spec, f"{where}.executionFlags")
+    _check_execution_flags(spec, f"{where}.executionFlags")
     compile_type = spec.get("dmlCompileType", "DmlCompileOp")
     if compile_type == "DmlCompileOp":
         compiled = _within(f"{where}.desc", lambda: compile_operator(desc, **options))
@@ -292,7 +289,7 @@ def _operator_dispatchable(
             result = compiled(*arrays)
             return result if isinstance(result, tuple) else (result,)
 
-        return Dispatchable(run_operator, inputs, outputs, desc, flags)
+        return Dispatchable(run_operator, inputs, outputs, desc)
     if compile_type != "DmlCompileGraph":
         raise model_error(f"{where}.dmlCompileType", " or ".join(_COMPILE_TYPES), compile_type)
     graph = one_node_graph(desc)
@@ -305,7 +302,7 @@ def _operator_dispatchable(
             full[index] = array
         return compiled_graph(*full)
 
-    return Dispatchable(run_graph, inputs, outputs, desc, flags)
+    return Dispatchable(run_graph, inputs, outputs, desc)
 
 
 def _is_graph(spec: Any) -> bool:
@@ -323,7 +320,6 @@ class _GraphLayout:
     input_edges: tuple[InputGraphEdgeDesc, ...]
     intermediate_edges: tuple[IntermediateGraphEdgeDesc, ...]
     output_edges: tuple[OutputGraphEdgeDesc, ...]
-    spec: Mapping[str, Any]
 
 
 _EDGE_FIELDS: dict[type, tuple[str, ...]] = {
@@ -371,6 +367,7 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise model_error(f"{at}.{key}", "a count", repr(value))
         counts.append(value)
+    _check_execution_flags(spec, f"{where}.executionFlags")
     nodes = desc.get("Nodes")
     if not isinstance(nodes, list):
         raise model_error(f"{at}.Nodes", "an array of node objects", repr(nodes)[:80])
@@ -389,7 +386,6 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
         _edges(desc, "InputEdges", InputGraphEdgeDesc, at),
         _edges(desc, "IntermediateEdges", IntermediateGraphEdgeDesc, at),
         _edges(desc, "OutputEdges", OutputGraphEdgeDesc, at),
-        spec,
     )
     _within(
         at,
@@ -432,8 +428,7 @@ def _graph_dispatchable(
     # Graphs have no named bind points; DxDispatch's branch names them in_<i> and out_<i>.
     inputs = tuple(BindPoint(f"in_{i}", (t,)) for i, t in enumerate(compiled.input_descs))
     outputs = tuple(BindPoint(f"out_{j}", (t,)) for j, t in enumerate(compiled.output_descs))
-    flags = _execution_flags(layout.spec, f"{where}.executionFlags")
-    return Dispatchable(compiled, inputs, outputs, None, flags)
+    return Dispatchable(compiled, inputs, outputs, None)
 
 
 def parse_dispatchables(specs: Any, options: Mapping[str, Any]) -> dict[str, Dispatchable]:

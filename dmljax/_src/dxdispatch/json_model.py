@@ -10,7 +10,15 @@ from typing import Any
 from dmljax._src.dtypes import DataType
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["OP", "enum_name", "model_error", "parse_data_type", "parse_model", "snake_case"]
+__all__ = [
+    "OP",
+    "enum_name",
+    "model_error",
+    "parse_data_type",
+    "parse_model",
+    "pascal_case",
+    "snake_case",
+]
 
 OP = "load_dxdispatch"
 
@@ -58,4 +66,10 @@ def parse_data_type(value: Any, where: str) -> DataType:
 
 
 def snake_case(name: str) -> str:
+    """A C field name as the desc's: ``ToNodeIndex`` is ``to_node_index``."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def pascal_case(name: str) -> str:
+    """A desc's field name as C's: ``to_node_index`` is ``ToNodeIndex``."""
+    return "".join(part.title() for part in name.split("_"))

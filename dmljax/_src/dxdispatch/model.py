@@ -115,22 +115,17 @@ class DxDispatchModel:
     def run(self) -> list[str]:
         """Runs every command in order; returns what ``print`` commands printed."""
         log: list[str] = []
+        buffers = self.buffers()  # on the device once; each dispatch updates what it writes
         for k, command in enumerate(self.commands):
             where = f"commands[{k}]"
             kind = str(command["type"]).lower()
             if kind == "dispatch":
-                buffers = self.buffers()
-                for name, data in self._dispatch(command, where, buffers).items():
+                written = self._dispatch(command, where, buffers)
+                buffers.update(written)
+                for name, data in written.items():
                     self.resources[name].data[:] = np.asarray(data).tobytes()
             elif kind == "print":
-                resource = self._resource(command.get("resource"), f"{where}.resource")
-                if resource.data_type is None:
-                    raise model_error(
-                        f"{where}.resource",
-                        "a resource with an "
-                        "initialValuesDataType (DxDispatch prints typed buffers)",
-                        command["resource"],
-                    )
+                resource = self._typed(command, where, "DxDispatch prints typed buffers")
                 log.append(_printed(command["resource"], resource, bool(command.get("verbose"))))
             else:
                 self._write_file(command, where)
@@ -184,6 +179,17 @@ class DxDispatchModel:
         if name not in self.resources:
             raise model_error(where, f"a resource name ({', '.join(self.resources)})", repr(name))
         return self.resources[name]
+
+    def _typed(self, command: Mapping[str, Any], where: str, why: str) -> Resource:
+        """The command's resource, which must have a data type (a mixed array has none)."""
+        resource = self._resource(command.get("resource"), f"{where}.resource")
+        if resource.data_type is None:
+            raise model_error(
+                f"{where}.resource",
+                f"a resource with an initialValuesDataType ({why})",
+                command["resource"],
+            )
+        return resource
 
     def _bound(self, binding: Any, where: str) -> tuple[str, int]:
         """A binding's resource name and byte offset."""
@@ -329,16 +335,12 @@ class DxDispatchModel:
                 "a file that is not an image (dmljax writes no images)",
                 str(target),
             )
-        target.parent.mkdir(parents=True, exist_ok=True)
         if suffix != ".npy":
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(bytes(resource.data))
             return
-        if resource.data_type is None:
-            raise model_error(
-                f"{where}.resource",
-                "a resource with an initialValuesDataType (a .npy file is typed)",
-                command.get("resource"),
-            )
+        resource = self._typed(command, where, "a .npy file is typed")
+        assert resource.data_type is not None
         dtype = resource.data_type.dtype
         values = np.frombuffer(bytes(resource.data), dtype, len(resource.data) // dtype.itemsize)
         dimensions = command.get("dimensions", [values.size])
@@ -349,6 +351,7 @@ class DxDispatchModel:
                 f"at most {values.size} elements (the resource's)",
                 dimensions,
             )
+        target.parent.mkdir(parents=True, exist_ok=True)
         np.save(target, values[:count].reshape(dimensions))
 
 

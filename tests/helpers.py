@@ -116,3 +116,27 @@ def run_python(
         timeout=timeout,
         check=False,
     )
+
+
+def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The Jacobians of a scatter-multiply along axis 0 of a 1-D ``x``, in float64.
+
+    ``out[t] = x[t] * prod(updates[k] for k whose index is t)``: negative indices wrap,
+    out-of-range ones drop. ``d out[t] / d x[t]`` is the product of the updates into
+    ``t`` and ``d out[t] / d updates[k]`` is ``x[t]`` times every other factor into ``t``,
+    each product taken without the factor itself, so that zeros differentiate exactly.
+    """
+    x = np.asarray(x, np.float64)
+    updates = np.asarray(updates, np.float64)
+    n = x.size
+    targets = np.asarray(indices).astype(np.int64)
+    targets = np.where(targets < 0, targets + n, targets)
+    kept = (targets >= 0) & (targets < n)
+    d_x = np.zeros((n, n))
+    d_updates = np.zeros((n, updates.size))
+    for t in range(n):
+        into = np.flatnonzero(kept & (targets == t))
+        d_x[t, t] = np.prod(updates[into])
+        for k in into:
+            d_updates[t, k] = x[t] * np.prod(updates[into[into != k]])
+    return d_x, d_updates

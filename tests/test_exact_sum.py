@@ -8,6 +8,7 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src import exact_sum, log_product, reductions
+from tests import helpers
 
 
 def _sums(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
@@ -164,14 +165,6 @@ def test_a_deterministic_product_differentiates_like_a_product():
         check_grads(f, (x, updates), order=1, modes=["fwd", "rev"], atol=1e-2, rtol=1e-2)
         check_grads(f, (x, updates), order=2, modes=["rev"], atol=5e-2, rtol=5e-2)
         got = jax.jacrev(f, (0, 1))(x, updates)
-    want = jax.jacrev(_one_update_at_a_time, (0, 2))(x, np.asarray(indices), updates)
+    want = helpers.product_jacobians(x, indices, updates)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
-
-
-def _one_update_at_a_time(x, indices, updates):
-    """The product as a chain of scatters of one update each (JAX differentiates those)."""
-    for index, value in zip(indices, updates, strict=True):
-        if -x.size <= index < x.size:
-            x = x.at[index].multiply(value)
-    return x

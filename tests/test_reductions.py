@@ -17,6 +17,7 @@ from jax.test_util import check_grads
 import dmljax as dml
 from dmljax._src import exact_sum, reductions, reference
 from dmljax._src.reductions import ReductionPlan, plan_reduction
+from tests import helpers
 
 F32 = np.dtype(np.float32)
 
@@ -351,14 +352,6 @@ def test_deterministic_sums_give_the_same_bits_over_100_runs(dtype, reduction, t
                                    rtol=2 * (2.0**-24 * n + 2.0**-22) + 2 * eps)  # fmt: skip
 
 
-def _one_update_at_a_time(x, indices, updates):
-    """A product as a chain of scatters of one update each, which JAX differentiates."""
-    for index, value in zip(indices, updates, strict=True):
-        if -x.shape[0] <= index < x.shape[0]:
-            x = x.at[index].multiply(value)
-    return x
-
-
 @pytest.mark.parametrize("backend", ["cpu", "gpu"])
 @pytest.mark.parametrize("deterministic", [False, True])
 def test_products_differentiate_with_respect_to_the_updates(backend, deterministic):
@@ -381,6 +374,6 @@ def test_products_differentiate_with_respect_to_the_updates(backend, determinist
             wide = (x.astype(jnp.float64), updates.astype(jnp.float64))
             check_grads(f, wide, order=2, modes=["fwd", "rev"], atol=1e-5, rtol=1e-5)
         got = jax.jacrev(f, (0, 1))(x, updates)
-    want = jax.jacrev(_one_update_at_a_time, (0, 2))(x, np.asarray(indices), updates)
+    want = helpers.product_jacobians(x, indices, updates)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)

@@ -21,8 +21,8 @@ import pathlib
 import sys
 from collections.abc import Sequence
 
-from dmljax._src import selftest as selftest_module
 from dmljax._src.bench import adversarial, command, scaling as scaling_module
+from dmljax._src.checking import selftest as selftest_module
 
 __all__ = ["main", "run", "unwritable"]
 

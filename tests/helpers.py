@@ -1,7 +1,7 @@
 """Shared test helpers: dtypes, random data and jit caches.
 
-The DirectML doc examples are read through ``dmljax._src.doc_examples`` and expected
-values come from ``dmljax._src.reference``.
+The DirectML doc examples are read through ``dmljax._src.checking.doc_examples`` and
+expected values come from ``dmljax._src.checking.reference``.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src import sweeps
-from dmljax._src.ops import OPERATORS
+from dmljax._src.checking import sweeps
+from dmljax._src.checking.operators import all_checks
 from tests import helpers
 
 _SCRIPT = r"""
@@ -87,15 +87,15 @@ def test_the_size_guards_let_symbolic_batches_export():
         np.testing.assert_array_equal(exported.call(concrete), fn(concrete), err_msg=name)
 
 
-_SWEPT = [op for op in OPERATORS if op.sweep is not None]
+_SWEPT = [c for c in all_checks().values() if c.sweep is not None]
 
 
-@pytest.mark.parametrize("operator", _SWEPT, ids=lambda op: op.name)
-def test_every_functional_face_exports_with_a_symbolic_batch(operator):
+@pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
+def test_every_functional_face_exports_with_a_symbolic_batch(checks):
     # Each selftest draw, vmapped over a batch whose size jax.export leaves symbolic.
     (b,) = jax.export.symbolic_shape("b")
     for seed, dtype in enumerate(sweeps.DATA_DTYPES):
-        case = operator.sweep(np.random.default_rng(seed), dtype)
+        case = checks.sweep(np.random.default_rng(seed), dtype)
         stacked = [np.stack(arrays) for arrays in zip(*case.batch, strict=True)]
         specs = [jax.ShapeDtypeStruct((b, *a.shape[1:]), a.dtype) for a in stacked]
         batched = jax.vmap(case.fn)

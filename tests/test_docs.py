@@ -15,8 +15,9 @@ import struct
 import pytest
 
 import dmljax as dml
-from dmljax._src import doc_examples, feature_levels
+from dmljax._src import feature_levels
 from dmljax._src.bench import plot
+from dmljax._src.checking import doc_examples
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src import doc_examples
+from dmljax._src.checking import doc_examples
 from dmljax._src.compile import _operator_of
 from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.operator import Role, bound_tensors, tensor_fields

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
 from dmljax._src.bench.hlo import kernel_count
+from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import gather as gather_module
 from dmljax._src.rules import right_align
 from tests import helpers

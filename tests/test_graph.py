@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
+from dmljax._src.checking import doc_examples, reference
 from dmljax._src.graph import _slots
 from dmljax._src.operator import Role
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
+from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import padding as padding_module
 from tests import helpers
 

@@ -15,7 +15,8 @@ import pytest
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import exact_sum, reductions, reference
+from dmljax._src import exact_sum, reductions
+from dmljax._src.checking import reference
 from dmljax._src.reductions import ReductionPlan, plan_reduction
 from tests import helpers
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
-from dmljax._src.ops import scatter_nd as scatter_nd_module
+from dmljax._src.checking import doc_examples, reference
+from dmljax._src.checking.operators import scatter_nd as scatter_nd_checks
 from dmljax._src.rules import right_align
 from tests import helpers
 
@@ -336,7 +336,7 @@ DESC_DATA_TYPES = sorted(_SUPPORT[FL.FL_4_1][1])
 
 
 def _unique_tuples(rng, positions, dims, dtype):
-    return scatter_nd_module.unique_tuples(rng, positions, dims, dtype)
+    return scatter_nd_checks.unique_tuples(rng, positions, dims, dtype)
 
 
 @st.composite

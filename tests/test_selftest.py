@@ -13,7 +13,7 @@ from jax.custom_batching import custom_vmap
 
 import dmljax as dml
 from dmljax.__main__ import main
-from dmljax._src import doc_examples, reference, selftest, sweeps
+from dmljax._src.checking import doc_examples, reference, selftest, sweeps
 from tests import helpers
 
 REPO = pathlib.Path(dml.__file__).parents[1]

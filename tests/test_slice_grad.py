@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
+from dmljax._src.checking import doc_examples, reference
 from tests import helpers
 
 T = dml.DataType

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import doc_examples, reference
+from dmljax._src.checking import doc_examples, reference
 from dmljax._src.strides import nested_layout
 from tests import helpers
 

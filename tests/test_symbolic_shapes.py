@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.ops import OPERATORS
+from dmljax._src.checking.operators import all_checks
 
 F32, I32 = np.float32, np.int32
 X = np.random.default_rng(0).standard_normal((5, 3)).astype(F32)
@@ -132,15 +132,17 @@ def _symbolic_specs(arrays, k, d, b, linked):
 
 
 @pytest.mark.parametrize(
-    "operator", [op for op in OPERATORS if op.sweep is not None], ids=lambda op: op.name
+    "checks",
+    [c for c in all_checks().values() if c.sweep is not None],
+    ids=lambda c: c.operator.name,
 )
-def test_every_axis_of_every_argument_can_be_symbolic(operator):
+def test_every_axis_of_every_argument_can_be_symbolic(checks):
     # Each dimension of each argument of three selftest draws becomes a jax.export symbol,
     # with no bound, a lower or an upper bound at its size (what an operator's rule may
     # need, as a user would give it); the export must run equal to the direct call.
-    fixed = FIXED_SIZES.get(operator.name, lambda *_: False)
+    fixed = FIXED_SIZES.get(checks.operator.name, lambda *_: False)
     for seed in range(3):
-        case = operator.sweep(np.random.default_rng(seed), np.dtype(F32))
+        case = checks.sweep(np.random.default_rng(seed), np.dtype(F32))
         arrays = case.batch[0]
         want = jax.tree.leaves(case.fn(*arrays))
         for k, a in enumerate(arrays):

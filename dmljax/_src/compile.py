@@ -42,7 +42,7 @@ from dmljax._src.strides import (
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["CompiledOperator", "compile_operator"]
+__all__ = ["CompiledOperator", "compile_checked", "compile_operator", "through_buffers"]
 
 _BY_DESC_TYPE: dict[type, Operator[Any]] = {op.desc_type: op for op in OPERATORS}
 
@@ -111,7 +111,7 @@ class CompiledOperator(Generic[Result, *Inputs]):
         self._inputs = bound_tensors(desc, Role.INPUT)
         outputs = bound_tensors(desc, Role.OUTPUT)
         self.output_descs = tuple(tensor for _, tensor in outputs)
-        lowering = _through_buffers(
+        lowering = through_buffers(
             operator.lower(desc, options),
             tuple(tensor for _, tensor in self._inputs),
             self.output_descs,
@@ -261,7 +261,7 @@ class CompiledOperator(Generic[Result, *Inputs]):
         return f"CompiledOperator({self.desc!r}, {options})"
 
 
-def _through_buffers(
+def through_buffers(
     lowering: Lowering, inputs: tuple[TensorDesc, ...], outputs: tuple[TensorDesc, ...]
 ) -> Lowering:
     """``lowering`` with strided inputs read from, and strided outputs written to, buffers."""
@@ -359,7 +359,7 @@ def compile_operator(
         if not isinstance(flag, bool):
             raise ArgumentTypeError(op, name, "a bool", repr(flag))
     options = LoweringOptions(feature_level=level, deterministic=deterministic)
-    return _compile(desc, options, donate_input, x64_enabled())
+    return compile_checked(desc, options, donate_input, x64_enabled())
 
 
 def _layout(tensor: TensorDesc) -> str:
@@ -368,9 +368,11 @@ def _layout(tensor: TensorDesc) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _compile(
+def compile_checked(
     desc: Any, options: LoweringOptions, donate_input: bool, x64: bool
 ) -> CompiledOperator:
+    """:func:`compile_operator` once its arguments are checked (graphs compile nodes so),
+    cached per desc, options and x64 setting."""
     # `x64` is part of the key: the jitted lowering and the dtype checks depend on it.
     del x64
     operator = _operator_of(desc)

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from dmljax._src.compile import compile_checked, through_buffers
 from dmljax._src.dtypes import x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.operator import LoweringOptions, OperatorDesc, Role, tensor_fields
@@ -564,8 +565,6 @@ class CompiledGraph:
     """
 
     def __init__(self, graph: GraphDesc, options: LoweringOptions) -> None:
-        from dmljax._src.compile import _compile, _through_buffers
-
         self.graph = graph
         self.feature_level = options.feature_level
         self.deterministic = options.deterministic
@@ -574,11 +573,11 @@ class CompiledGraph:
         for i, node in enumerate(graph.nodes):
             if isinstance(node, OperatorGraphNodeDesc):
                 try:
-                    compiled = _compile(node.operator, options, False, x64_enabled())
+                    compiled = compile_checked(node.operator, options, False, x64_enabled())
                 except InvalidArgumentError as error:
                     raise _error(f"nodes[{i}].operator.{error.field}", error.expected,
                                  error.given, hint=error.hint) from None  # fmt: skip
-                lowerings[i] = _through_buffers(
+                lowerings[i] = through_buffers(
                     compiled.operator.lower(node.operator, options),
                     tuple(s.tensor for s in wiring.ins[i] if s.tensor is not None),
                     compiled.output_descs,

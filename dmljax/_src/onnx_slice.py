@@ -18,6 +18,7 @@ import numpy as np
 from jax.typing import ArrayLike
 
 from dmljax._src.arguments import as_array, normalize_axis, require_length, static_int_tuple
+from dmljax._src.ops.slice1 import slice1
 from dmljax.errors import InvalidArgumentError
 
 __all__ = ["SliceWindow", "onnx_slice", "onnx_slice_window"]
@@ -235,8 +236,6 @@ def onnx_slice(
     Array([[4, 2, 0],
            [9, 7, 5]], dtype=int32)
     """
-    from dmljax._src.ops.slice1 import slice1  # the operators import this module's window
-
     array = as_array(x, op=_SLICE, field="x")
     window = _window(np.shape(array), starts, ends, axes, steps, op=_SLICE)
     return slice1(array, **window._asdict())

@@ -272,10 +272,11 @@ D = TypeVar("D", bound=OperatorDesc)
 class Operator(Generic[D]):
     """Everything dmljax knows about one DirectML operator, declared once in its module.
 
-    Every argument up to ``face`` is required, so that each declaration answers
-    every question in the same order (None where an operator has no such part);
-    the four after it declare what checks and measures the operator (its doc
-    examples, selftest sweep and bench cases), next to it.
+    Every argument is required, so that each declaration answers every question in
+    the same order (None where an operator has no such part). What checks and
+    measures the operator (its doc examples, selftest sweep and bench cases) is
+    declared in its companion, :mod:`dmljax._src.checking.operators`, off the
+    runtime's import path.
 
     Attributes:
         name: DirectML's name, e.g. ``"DML_OPERATOR_GATHER"``.
@@ -292,15 +293,6 @@ class Operator(Generic[D]):
         lower: the pure JAX function of the input arrays for a valid desc.
         face: the :class:`FunctionalFace` (its public function, dispatch and
             jitted program), or None for an operator with no functional face.
-        doc_example: builds the desc a worked example of the DirectML page
-            describes (an entry of ``dml-doc-examples.json``), reading sizes,
-            data types and attributes only; ``doc_example_face`` computes the
-            same example through the functional face. The selftest, the docs
-            and the tests run every example both ways.
-        sweep: ``(rng, dtype) -> SweepCase``, one random draw of the functional
-            face checked against :mod:`dmljax._src.reference` by the selftest.
-        bench: ``() -> [Case, ...]``, the operator's ``python -m dmljax bench``
-            cases, each against the hand-written ``jax.numpy`` equivalent.
         input_fields, output_fields: the desc's tensor fields by role.
 
     >>> import dmljax as dml
@@ -322,10 +314,6 @@ class Operator(Generic[D]):
         output_sizes: Callable[[D], tuple[tuple[int, ...], str]] | None,
         lower: Callable[[D, LoweringOptions], Lowering],
         face: FunctionalFace | None,
-        doc_example: Callable[[Any], D] | None = None,
-        doc_example_face: Callable[[Any], Any] | None = None,
-        sweep: Callable[..., Any] | None = None,
-        bench: Callable[[], list[Any]] | None = None,
     ) -> None:
         self.name = name
         self.desc_type = desc_type
@@ -336,10 +324,6 @@ class Operator(Generic[D]):
         self.lower = lower
         self.output_sizes = output_sizes
         self.face = face
-        self.doc_example = doc_example
-        self.doc_example_face = doc_example_face
-        self.sweep = sweep
-        self.bench = bench
         self.input_fields = tuple(f.name for f in tensor_fields(desc_type, Role.INPUT))
         self.output_fields = tuple(f.name for f in tensor_fields(desc_type, Role.OUTPUT))
         unknown = set(same_data_type) - {*self.input_fields, *self.output_fields}

@@ -36,7 +36,8 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import dmljax as dml
-from dmljax._src import doc_examples, feature_levels
+from dmljax._src import feature_levels
+from dmljax._src.checking import doc_examples
 
 logger = logging.getLogger(__name__)
 PACKAGE = pathlib.Path(dml.__file__).parent

@@ -1,10 +1,11 @@
 """The fixed suite of ``python -m dmljax bench``: every operator's cases, then the strided ones.
 
-Each operator declares its timed :class:`Case` s and its :class:`EagerCase` in
-its own module (``Operator(bench=...)``); :data:`OPERATORS` lists them in the
-order of :data:`dmljax.OPERATORS`, then :func:`strided_cases`, which read
-strided tensors through two operators. Full sizes follow performance.md §1
-(working sets of at least 256 MiB); quick sizes keep each case to a few MiB.
+Each operator's companion (:mod:`dmljax._src.checking.operators`) declares its
+timed :class:`Case` s and its :class:`EagerCase` (``OperatorChecks(bench=...)``);
+:data:`OPERATORS` lists them in the order of :data:`dmljax.OPERATORS`, then
+:func:`strided_cases`, which read strided tensors through two operators. Full
+sizes follow performance.md §1 (working sets of at least 256 MiB); quick sizes
+keep each case to a few MiB.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from jax.typing import ArrayLike
 
 import dmljax as dml
 from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.checking.operators import all_checks
 from dmljax._src.operator import OperatorDesc
 
 __all__ = ["OPERATORS", "all_cases", "graph_cases", "six_node_graph", "strided_cases"]
@@ -229,7 +231,11 @@ def graph_cases() -> list[Case | EagerCase]:
 
 
 OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
-    *(operator.bench for operator in dml.OPERATORS if operator.bench is not None),
+    *(
+        bench
+        for operator in dml.OPERATORS
+        if (bench := all_checks()[operator.name].bench) is not None
+    ),
     strided_cases,
     graph_cases,
 )

@@ -1,8 +1,7 @@
 """What the bench cases are made of: random operands and byte models several operators share.
 
-Each operator module declares its cases (``Operator(bench=...)``) from these
-and :mod:`dmljax._src.bench.case`; nothing here imports dmljax, so an
-operator module can.
+Each operator's companion declares its cases (``OperatorChecks(bench=...)``)
+from these and :mod:`dmljax._src.bench.case`.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from dmljax._src.graph import (
     one_node_graph,
 )
 from dmljax._src.operator import Operator, Role, tensor_fields
+from dmljax._src.ops import OPERATORS
 from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import InvalidArgumentError
 
@@ -78,8 +79,6 @@ def _tensor(spec: Any, where: str) -> TensorDesc:
 
 
 def _operator(type_name: Any, where: str) -> Operator[Any]:
-    from dmljax._src.ops import OPERATORS
-
     name = enum_name(type_name, "DML_OPERATOR_", where)
     for operator in OPERATORS:
         if operator.name == f"DML_OPERATOR_{name}":

@@ -30,10 +30,7 @@ from dmljax._src import (
     scalars,
 )
 from dmljax._src.arguments import static_int
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
-from dmljax._src.dtypes import DataType, require_x64_for_axis
+from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -271,70 +268,6 @@ _GENERATED_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> DiagonalMatrixOperatorDesc:
-    attrs = e["attrs"]
-    return DiagonalMatrixOperatorDesc(
-        output_tensor=tensor_desc_of(e["expected"]),
-        offset=attrs["Offset"],
-        value=attrs["Value"],
-    )
-
-
-def _doc_example_face(example: Any) -> jax.Array:
-    desc = example.desc
-    output = desc.output_tensor
-    return diagonal_matrix(
-        jax.ShapeDtypeStruct(output.sizes, output.dtype),
-        value=desc.value,
-        fill_begin=desc.offset,
-        fill_end=desc.offset + 1,
-    )
-
-
-def _eye_case() -> Case:
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        side = 1024 if quick else 16384  # 4 MiB / 1 GiB of f32, twice
-        # Only its shape and dtype are read: both sides generate an array like it.
-        return (jax.random.normal(key, (2, side, side), operands.F32),)
-
-    def dml_fn(like: jax.Array) -> jax.Array:
-        shape = jax.ShapeDtypeStruct(like.shape, like.dtype)
-        return diagonal_matrix(shape, fill_begin=3, fill_end=4)
-
-    def jnp_fn(like: jax.Array) -> jax.Array:
-        eye = jnp.eye(like.shape[1], like.shape[2], 3, like.dtype)
-        return jnp.broadcast_to(eye, like.shape)
-
-    return Case(
-        name="diagonal_matrix eye",
-        operator="DIAGONAL_MATRIX",
-        make_args=make_args,
-        dmljax_fn=dml_fn,
-        jnp_fn=jnp_fn,
-        bytes_moved=lambda args: args[0].nbytes,  # written only
-    )
-
-
-def _bench() -> list[Case | EagerCase]:
-    """DIAGONAL_MATRIX of a 2x16384x16384 f32 against ``jnp.eye`` broadcast."""
-    f32 = TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 8, 8))
-    like = jax.ShapeDtypeStruct(f32.sizes, f32.dtype)  # made once, as a caller would
-    return [
-        _eye_case(),
-        EagerCase(
-            name="diagonal_matrix eye eager",
-            operator="DIAGONAL_MATRIX",
-            desc=lambda: DiagonalMatrixOperatorDesc(output_tensor=f32, offset=1),
-            functional=lambda: diagonal_matrix(like, fill_begin=1, fill_end=2),
-            jnp_fn=lambda: jnp.eye(8, 8, 1, operands.F32)[None, None],
-            make_args=lambda key: (),  # a generator: no operands
-        ),
-    ]
-
-
 DIAGONAL_MATRIX = contract.Operator(
     "DML_OPERATOR_DIAGONAL_MATRIX",
     DiagonalMatrixOperatorDesc,
@@ -345,8 +278,4 @@ DIAGONAL_MATRIX = contract.Operator(
     output_sizes=None,  # a generator: the output's sizes are the desc's choice
     lower=_lower_diagonal,
     face=None,  # dmljax.diagonal_matrix of a ShapeDtypeStruct, DIAGONAL_MATRIX1's face
-    doc_example=_doc_example,
-    doc_example_face=_doc_example_face,
-    sweep=None,  # DIAGONAL_MATRIX1's sweep draws the face
-    bench=_bench,
 )

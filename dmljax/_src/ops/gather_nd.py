@@ -15,16 +15,12 @@ import functools
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reductions, reference, sweeps
+from dmljax._src import feature_levels as fl, operator as contract, reductions
 from dmljax._src.arguments import static_int
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices, wraps_negative_indices
 from dmljax._src.ops import nd
@@ -208,124 +204,6 @@ _GATHER_ND_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def gather_nd_doc_example(e: Entry) -> Any:
-    """The desc of a GATHER_ND or GATHER_ND1 doc example (GATHER_ND1 when it has a batch)."""
-    from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc  # the ND1 module imports this
-
-    attrs = e["attrs"]
-    fields: dict[str, Any] = dict(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        input_dimension_count=attrs["InputDimensionCount"],
-        indices_dimension_count=attrs["IndicesDimensionCount"],
-    )
-    if "BatchDimensionCount" in attrs:
-        return GatherNd1OperatorDesc(**fields, batch_dimension_count=attrs["BatchDimensionCount"])
-    return GatherNdOperatorDesc(**fields)
-
-
-def gather_nd_doc_example_face(example: Any) -> jax.Array:
-    """A doc example through :func:`gather_nd` on the meaningful dimensions."""
-    layout = desc_layout(example.desc)
-    x, indices = example.inputs
-    out = gather_nd(
-        x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
-    )
-    return out.reshape(example.expected.shape)
-
-
-def gather_nd_sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> Any:
-    """``dml.gather_nd`` of rank 1 to 4, tuples of length 0 to rank, 0 to 2 batch dims."""
-    shape = sweeps.draw_shape(rng, int(rng.integers(1, 4, endpoint=True)), 1, 3)
-    batch_dims = int(rng.integers(0, min(2, len(shape) - 1), endpoint=True))
-    t = int(rng.integers(0, len(shape) - batch_dims, endpoint=True))
-    positions = sweeps.draw_shape(rng, int(rng.integers(0, 2, endpoint=True)), 0, 3)
-    index_shape = (*shape[:batch_dims], *positions, t)
-    index_dtype = sweeps.INDEX_DTYPES[rng.integers(len(sweeps.INDEX_DTYPES))]
-    smallest = min(shape[batch_dims : batch_dims + t], default=1)
-    args = tuple(
-        (
-            sweeps.draw_values(rng, shape, dtype),
-            sweeps.draw_indices(rng, index_shape, index_dtype, smallest),
-        )
-        for _ in range(batch)
-    )
-    return sweeps.SweepCase(
-        label=f"{sweeps.label(shape, dtype)} indices {sweeps.label(index_shape, index_dtype)} "
-        f"batch_dims {batch_dims}",
-        fn=lambda x, i: gather_nd(x, i, batch_dims=batch_dims),
-        batch=args,
-        expected=tuple(reference.gather_nd(x, i, batch_dims=batch_dims) for x, i in args),
-        linear_argnums=(0,),
-    )
-
-
-def _table_and_ids(key: jax.Array, quick: bool, t: int) -> tuple[jax.Array, jax.Array]:
-    """A 2^20x256 f32 table (1 GiB; 2^14x64 quick) and random index tuples of length ``t``:
-    2^20 row lookups (1 GiB out), or 2^24 point lookups (64 MiB out, 128 MiB of tuples)."""
-    rows, width = (2**14, 64) if quick else (2**20, 256)
-    picked = (2**12 if quick else 2**20) if t == 1 else (2**14 if quick else 2**24)
-    x_key, index_key = jax.random.split(key)
-    shape = (rows, width)
-    x = jax.random.normal(x_key, shape, jnp.float32)
-    bounds = jnp.asarray(shape[:t], jnp.int32).reshape(1, t)
-    ids = jax.random.randint(index_key, (picked, t), 0, bounds, jnp.int32)
-    return x, ids
-
-
-def gather_nd_bench() -> list[Case | EagerCase]:
-    """A row lookup (k = 1) against ``x[idx[:, 0]]`` and a point gather (k = 2) against
-    ``x[tuple(idx.T)]``, into a 2^20x256 f32 table."""
-
-    def rows_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
-        return x[idx[:, 0]]
-
-    def points_jnp(x: jax.Array, idx: jax.Array) -> jax.Array:
-        return x[tuple(idx.T)]
-
-    return [
-        Case(
-            name="gather_nd rows",
-            operator="GATHER_ND",
-            make_args=lambda key, quick: _table_and_ids(key, quick, 1),
-            dmljax_fn=gather_nd,
-            jnp_fn=rows_jnp,
-            bytes_moved=operands.gather_bytes(rows_jnp),
-            min_pct_of_copy=85.0,
-        ),
-        Case(
-            name="gather_nd points",
-            operator="GATHER_ND",
-            make_args=lambda key, quick: _table_and_ids(key, quick, 2),
-            dmljax_fn=gather_nd,
-            jnp_fn=points_jnp,
-            bytes_moved=operands.gather_bytes(points_jnp),
-        ),
-        EagerCase(
-            name="gather_nd eager",
-            operator="GATHER_ND",
-            desc=lambda x, idx: GatherNdOperatorDesc(
-                input_tensor=TensorDesc.from_array(x),
-                indices_tensor=TensorDesc.from_array(idx),
-                output_tensor=TensorDesc.from_array(x[:4]),
-                input_dimension_count=2,
-                indices_dimension_count=2,
-            ),
-            functional=gather_nd,
-            jnp_fn=rows_jnp,
-            make_args=lambda key: (
-                jax.random.normal(key, (8, 8), jnp.float32),
-                jax.random.randint(key, (4, 1), 0, 8, jnp.int32),
-            ),
-            numpy_indices=1,
-        ),
-    ]
-
-
 GATHER_ND = contract.Operator(
     "DML_OPERATOR_GATHER_ND",
     GatherNdOperatorDesc,
@@ -336,8 +214,4 @@ GATHER_ND = contract.Operator(
     output_sizes=gather_nd_output_sizes,
     lower=lower_gather_nd,
     face=_GATHER_ND_FACE,
-    doc_example=gather_nd_doc_example,
-    doc_example_face=gather_nd_doc_example_face,
-    sweep=gather_nd_sweep,
-    bench=gather_nd_bench,
 )

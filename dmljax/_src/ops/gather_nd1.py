@@ -15,8 +15,6 @@ from jax.typing import ArrayLike
 from dmljax._src import feature_levels as fl, operator as contract
 from dmljax._src.arguments import static_int
 from dmljax._src.ops.gather_nd import (
-    gather_nd_doc_example,
-    gather_nd_doc_example_face,
     gather_nd_output_sizes,
     gather_nd_rules,
     lower_gather_nd,
@@ -72,6 +70,4 @@ GATHER_ND1 = contract.Operator(
     output_sizes=gather_nd_output_sizes,
     lower=lower_gather_nd,
     face=None,  # dmljax.gather_nd(..., batch_dims=) is GATHER_ND's face
-    doc_example=gather_nd_doc_example,
-    doc_example_face=gather_nd_doc_example_face,
 )

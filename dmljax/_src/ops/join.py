@@ -12,15 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from dmljax._src import bitwise, feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import bitwise, feature_levels as fl, operator as contract
 from dmljax._src.arguments import normalize_axis, static_int
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
@@ -203,75 +199,6 @@ _JOIN_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> JoinOperatorDesc:
-    return JoinOperatorDesc(
-        input_tensors=tuple(tensor_desc_of(tensor) for tensor in e["inputs"].values()),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _doc_example_face(example: Any) -> jax.Array:
-    return join(example.inputs, axis=example.desc.axis)
-
-
-def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
-    """``dml.join`` of 1 to 4 arrays of rank 1 to 3, parts of size 0 to 3 along the axis."""
-    shape = sweeps.draw_shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 3)
-    axis = int(rng.integers(-len(shape), len(shape)))
-    along = [int(n) for n in rng.integers(0, 3, size=int(rng.integers(1, 4, endpoint=True)))]
-    shapes = [(*shape[: axis % len(shape)], n, *shape[axis % len(shape) + 1 :]) for n in along]
-    args = tuple(tuple(sweeps.draw_values(rng, s, dtype) for s in shapes) for _ in range(batch))
-    return sweeps.SweepCase(
-        label=f"{' + '.join(sweeps.label(s, dtype) for s in shapes)} axis {axis}",
-        fn=lambda *xs: join(xs, axis=axis),
-        batch=args,
-        expected=tuple(reference.join(xs, axis=axis) for xs in args),
-        linear_argnums=tuple(range(len(shapes))),
-    )
-
-
-_PARTS = 8
-
-
-def _join_case() -> Case:
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        rows = 64 if quick else 8192  # eight parts of 1 MiB / 128 MiB of f32
-        keys = jax.random.split(key, _PARTS)
-        return tuple(jax.random.normal(k, (rows, 4096), operands.F32) for k in keys)
-
-    return Case(
-        name="join 8 parts",
-        operator="JOIN",
-        make_args=make_args,
-        dmljax_fn=lambda *xs: join(xs, axis=0),
-        jnp_fn=lambda *xs: jnp.concatenate(xs, axis=0),
-        bytes_moved=lambda args: 2 * sum(x.nbytes for x in args),
-    )
-
-
-def _bench() -> list[Case | EagerCase]:
-    """JOIN of eight 8192x4096 f32 parts along rows, against ``jnp.concatenate``."""
-    return [
-        _join_case(),
-        EagerCase(
-            name="join eager",
-            operator="JOIN",
-            desc=lambda a, b: JoinOperatorDesc(
-                input_tensors=(TensorDesc.from_array(a), TensorDesc.from_array(b)),
-                output_tensor=TensorDesc.from_array(jnp.concatenate([a, b])),
-                axis=0,
-            ),
-            functional=lambda a, b: join((a, b), axis=0),
-            jnp_fn=lambda a, b: jnp.concatenate([a, b]),
-            make_args=lambda key: operands.tiny_operands(key) * 2,
-        ),
-    ]
-
-
 JOIN = contract.Operator(
     "DML_OPERATOR_JOIN",
     JoinOperatorDesc,
@@ -282,8 +209,4 @@ JOIN = contract.Operator(
     output_sizes=_join_output_sizes,
     lower=_lower_join,
     face=_JOIN_FACE,
-    doc_example=_doc_example,
-    doc_example_face=_doc_example_face,
-    sweep=_sweep,
-    bench=_bench,
 )

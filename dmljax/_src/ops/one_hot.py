@@ -22,11 +22,8 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import bitwise, feature_levels as fl, operator as contract, reference, sweeps
+from dmljax._src import bitwise, feature_levels as fl, operator as contract
 from dmljax._src.arguments import static_int
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import wraps_negative_indices
@@ -221,104 +218,6 @@ _ONE_HOT_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> OneHotOperatorDesc:
-    return OneHotOperatorDesc(
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        values_tensor=tensor_desc_of(e["inputs"]["ValuesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
-
-
-def _doc_example_face(example: Any) -> jax.Array:
-    desc = example.desc
-    indices, values = example.inputs
-    return one_hot(
-        np.squeeze(indices, desc.axis),
-        values,
-        depth=desc.output_tensor.sizes[desc.axis],
-        axis=desc.axis,
-    )
-
-
-def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
-    """``dml.one_hot`` of rank 0 to 3 indices, every axis, wild indices, values of any shape."""
-    shape = sweeps.draw_shape(rng, int(rng.integers(0, 3, endpoint=True)), 1, 4)
-    depth = int(rng.integers(1, 5, endpoint=True))
-    axis = int(rng.integers(-len(shape) - 1, len(shape), endpoint=True))
-    index_dtype = sweeps.INDEX_DTYPES[rng.integers(len(sweeps.INDEX_DTYPES))]
-    values_shape = sweeps.draw_shape(rng, int(rng.integers(1, 2, endpoint=True)), 2, 3)
-    args = tuple(
-        (
-            sweeps.draw_indices(rng, shape, index_dtype, depth),
-            sweeps.draw_values(rng, values_shape, dtype),
-        )
-        for _ in range(batch)
-    )
-    at = axis % (len(shape) + 1)
-    return sweeps.SweepCase(
-        label=f"indices {sweeps.label(shape, index_dtype)} values "
-        f"{sweeps.label(values_shape, dtype)} depth {depth} axis {axis}",
-        fn=lambda i, v: one_hot(i, v, depth=depth, axis=axis),
-        batch=args,
-        expected=tuple(
-            reference.one_hot(np.expand_dims(i, at), v, depth=depth, axis=at) for i, v in args
-        ),
-        linear_argnums=(1,),
-    )
-
-
-def _one_hot_case() -> Case:
-    depth = 512
-
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        count = 2**11 if quick else 2**20  # results of 4 MiB / 2 GiB of f32
-        labels = jax.random.randint(key, (count,), 0, depth, operands.I32)
-        return labels, jnp.array([0.0, 1.0], operands.F32)
-
-    def jnp_fn(labels: jax.Array, values: jax.Array) -> jax.Array:
-        del values
-        return jax.nn.one_hot(labels, depth, dtype=operands.F32)
-
-    return Case(
-        name="one_hot 512",
-        operator="ONE_HOT",
-        make_args=make_args,
-        dmljax_fn=lambda labels, values: one_hot(labels, values, depth=depth),
-        jnp_fn=jnp_fn,
-        bytes_moved=lambda args: args[0].nbytes + operands.output_nbytes(jnp_fn, args),
-    )
-
-
-def _bench() -> list[Case | EagerCase]:
-    """ONE_HOT of 2**20 int32 labels into 512 f32 classes, against ``jax.nn.one_hot``."""
-
-    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        return jax.random.randint(key, (8, 1), 0, 8, operands.I32), jnp.array([[0.0, 1.0]])
-
-    return [
-        _one_hot_case(),
-        EagerCase(
-            name="one_hot eager",
-            operator="ONE_HOT",
-            desc=lambda labels, values: OneHotOperatorDesc(
-                indices_tensor=TensorDesc.from_array(labels),
-                values_tensor=TensorDesc.from_array(values),
-                output_tensor=TensorDesc.from_array(jnp.zeros((8, 8), values.dtype)),
-                axis=1,
-            ),
-            # The (8, 1) labels give an (8, 8, 1) result on the functional face and in jnp.
-            functional=lambda labels, values: one_hot(labels, values, depth=8, axis=1),
-            jnp_fn=lambda labels, values: jax.nn.one_hot(labels, 8, axis=1, dtype=values.dtype),
-            make_args=tiny,
-            numpy_indices=0,
-        ),
-    ]
-
-
 ONE_HOT = contract.Operator(
     "DML_OPERATOR_ONE_HOT",
     OneHotOperatorDesc,
@@ -329,8 +228,4 @@ ONE_HOT = contract.Operator(
     output_sizes=None,  # the depth along axis is the output's own
     lower=_lower_one_hot,
     face=_ONE_HOT_FACE,
-    doc_example=_doc_example,
-    doc_example_face=_doc_example_face,
-    sweep=_sweep,
-    bench=_bench,
 )

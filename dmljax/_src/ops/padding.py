@@ -27,18 +27,13 @@ from dmljax._src import (
     dtypes,
     feature_levels as fl,
     operator as contract,
-    reference,
     scalars,
-    sweeps,
 )
 from dmljax._src.arguments import (
     StaticInts,
     require_length,
     static_int_tuple,
 )
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.rules import is_static_shape, require_c_int32, require_fits_xla
@@ -517,108 +512,6 @@ _PAD_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> PaddingOperatorDesc:
-    attrs = e["attrs"]
-    return PaddingOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        padding_mode=attrs["PaddingMode"],
-        padding_value=attrs.get("PaddingValue", 0.0),
-        start_padding=tuple(attrs["StartPadding"]),
-        end_padding=tuple(attrs["EndPadding"]),
-    )
-
-
-def doc_example_face(example: Any) -> jax.Array:
-    """A PADDING or PADDING1 doc example through :func:`dmljax.pad`."""
-    desc = example.desc
-    return pad(
-        example.inputs[0],
-        desc.start_padding,
-        desc.end_padding,
-        mode=desc.padding_mode,
-        value=desc.padding_value,
-    )
-
-
-def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
-    """``dml.pad`` of rank 1 to 3 in every mode, paddings from cropping to past the size."""
-    mode = PaddingMode(int(rng.integers(len(PaddingMode))))
-    shape = sweeps.draw_shape(rng, int(rng.integers(1, 3, endpoint=True)), 3, 4)
-    # A crop on one side only: REFLECTION keeps at least the two elements it mirrors.
-    start = tuple(int(rng.integers(-1, 2 * s, endpoint=True)) for s in shape)
-    end = tuple(int(rng.integers(0, 2 * s, endpoint=True)) for s in shape)
-    # CONSTANT pads with 0 here, to stay linear for the derivative checks; the tests take others.
-    value = 0 if mode is PaddingMode.CONSTANT else int(rng.integers(0, 2))
-    xs = tuple(sweeps.draw_values(rng, shape, dtype) for _ in range(batch))
-    return sweeps.SweepCase(
-        label=f"{sweeps.label(shape, dtype)} {mode.function_name} {start} {end}",
-        fn=lambda x: pad(x, start, end, mode=mode, value=value),
-        batch=tuple((x,) for x in xs),
-        expected=tuple(
-            reference.pad(x, start, end, mode=mode.function_name, value=value) for x in xs
-        ),
-        linear_argnums=(0,),
-    )
-
-
-# jnp.pad's name for each mode.
-_JNP_MODES = {
-    PaddingMode.CONSTANT: "constant",
-    PaddingMode.EDGE: "edge",
-    PaddingMode.REFLECTION: "reflect",
-    PaddingMode.SYMMETRIC: "symmetric",
-    PaddingMode.WRAP: "wrap",
-}
-
-
-def _pad_case(mode: PaddingMode) -> Case:
-    widths = ((64, 64), (64, 64))
-
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        side = 512 if quick else 16384  # 1 MiB / 1 GiB of f32
-        return (jax.random.normal(key, (side, side), operands.F32),)
-
-    def jnp_pad(x: jax.Array) -> jax.Array:
-        return jnp.pad(x, widths, mode=_JNP_MODES[mode])
-
-    def dml_pad(x: jax.Array) -> jax.Array:
-        return pad(x, (64, 64), (64, 64), mode=mode)
-
-    return Case(
-        name=f"pad {mode.function_name}",
-        operator="PADDING",
-        make_args=make_args,
-        dmljax_fn=dml_pad,
-        jnp_fn=jnp_pad,
-        bytes_moved=lambda args: args[0].nbytes + operands.output_nbytes(jnp_pad, args),
-    )
-
-
-def _bench() -> list[Case | EagerCase]:
-    """PADDING of a 16384x16384 f32 by 64 on every side in each mode, against ``jnp.pad``."""
-    return [
-        *(_pad_case(mode) for mode in PaddingMode),
-        EagerCase(
-            name="pad eager",
-            operator="PADDING",
-            desc=lambda x: PaddingOperatorDesc(
-                input_tensor=TensorDesc.from_array(x),
-                output_tensor=TensorDesc.from_array(jnp.pad(x, 1)),
-                padding_mode=PaddingMode.CONSTANT,
-                start_padding=(1,) * x.ndim,
-                end_padding=(1,) * x.ndim,
-            ),
-            functional=lambda x: pad(x, (1,) * x.ndim, (1,) * x.ndim),
-            jnp_fn=lambda x: jnp.pad(x, 1),
-            make_args=operands.tiny_operands,
-        ),
-    ]
-
-
 PADDING = contract.Operator(
     "DML_OPERATOR_PADDING",
     PaddingOperatorDesc,
@@ -629,8 +522,4 @@ PADDING = contract.Operator(
     output_sizes=output_sizes_of,
     lower=_lower_padding,
     face=_PAD_FACE,
-    doc_example=_doc_example,
-    doc_example_face=doc_example_face,
-    sweep=_sweep,
-    bench=_bench,
 )

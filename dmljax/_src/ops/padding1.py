@@ -14,7 +14,6 @@ from jax.typing import ArrayLike
 
 from dmljax._src import operator as contract, scalars
 from dmljax._src.arguments import static_int_tuple, static_number
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops import padding
@@ -93,19 +92,6 @@ def _lower_padding1(desc: Padding1OperatorDesc, options: contract.LoweringOption
     )
 
 
-def _doc_example(e: Entry) -> Padding1OperatorDesc:
-    attrs = e["attrs"]
-    return Padding1OperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        padding_mode=attrs["PaddingMode"],
-        padding_value_data_type=DataType[attrs["PaddingValueDataType"]],
-        padding_value=attrs.get("PaddingValue", 0),
-        start_padding=tuple(attrs["StartPadding"]),
-        end_padding=tuple(attrs["EndPadding"]),
-    )
-
-
 PADDING1 = contract.Operator(
     "DML_OPERATOR_PADDING1",
     Padding1OperatorDesc,
@@ -116,6 +102,4 @@ PADDING1 = contract.Operator(
     output_sizes=padding.output_sizes_of,
     lower=_lower_padding1,
     face=None,  # dmljax.pad is PADDING's face; its values are exact in the array's dtype anyway
-    doc_example=_doc_example,
-    doc_example_face=padding.doc_example_face,
 )

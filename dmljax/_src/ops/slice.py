@@ -17,7 +17,6 @@ from jax.typing import ArrayLike
 
 from dmljax._src import feature_levels as fl, operator as contract, rules
 from dmljax._src.arguments import require_length, static_int_tuple
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops.slice1 import SLICE1_BANDS, slice1_lowering
@@ -123,19 +122,6 @@ def slice_lowering(
     return window if picked == sizes else jnp.broadcast_to(window, sizes)
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> SliceOperatorDesc:
-    return SliceOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        offsets=tuple(e["attrs"]["Offsets"]),
-        sizes=tuple(e["attrs"]["Sizes"]),
-        strides=tuple(e["attrs"]["Strides"]),
-    )
-
-
 SLICE = contract.Operator(
     "DML_OPERATOR_SLICE",
     SliceOperatorDesc,
@@ -146,5 +132,4 @@ SLICE = contract.Operator(
     output_sizes=_slice_output_sizes,
     lower=_lower_slice,
     face=None,  # SLICE1's functional face covers SLICE: see dmljax.slice1
-    doc_example=_doc_example,
 )

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
@@ -22,14 +21,9 @@ from dmljax._src import (
     bitwise,
     feature_levels as fl,
     operator as contract,
-    reference,
     rules,
-    sweeps,
 )
 from dmljax._src.arguments import IntOrStaticInts, require_length, static_int_tuple
-from dmljax._src.bench import operands
-from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.doc_entries import Entry, tensor_desc_of
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
@@ -248,77 +242,6 @@ _TILE_FACE = contract.FunctionalFace(
 )
 
 
-# --- What reads the declaration: the doc examples, the selftest sweep, the bench -----------------
-
-
-def _doc_example(e: Entry) -> TileOperatorDesc:
-    return TileOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        repeats=tuple(e["attrs"]["Repeats"]),
-    )
-
-
-def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
-    """``dml.tile`` of rank 1 to 4 with repeats 0 to 3."""
-    shape = sweeps.draw_shape(rng, int(rng.integers(1, 4, endpoint=True)), 1, 3)
-    repeats = tuple(
-        int(r) for r in rng.choice([0, 1, 2, 3], p=[0.05, 0.35, 0.3, 0.3], size=len(shape))
-    )
-    xs = tuple(sweeps.draw_values(rng, shape, dtype) for _ in range(batch))
-    return sweeps.SweepCase(
-        label=f"{sweeps.label(shape, dtype)} repeats {repeats}",
-        fn=lambda x: tile(x, repeats),
-        batch=tuple((x,) for x in xs),
-        expected=tuple(reference.tile(x, repeats) for x in xs),
-        linear_argnums=(0,),
-    )
-
-
-def _tile_case(repeats: tuple[int, int]) -> Case:
-    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
-        side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32
-        return (jax.random.normal(key, (side, side), operands.F32),)
-
-    def jnp_tile(x: jax.Array) -> jax.Array:
-        return jnp.tile(x, repeats)
-
-    def bytes_moved(args: Sequence[jax.Array]) -> int:
-        # in + out; an input larger than L2 is re-read once per major repeat, so
-        # DRAM traffic is out + repeats[0]·in (performance.md §2.4).
-        return args[0].nbytes + operands.output_nbytes(jnp_tile, args)
-
-    return Case(
-        name=f"tile ({repeats[0]},{repeats[1]})",
-        operator="TILE",
-        make_args=make_args,
-        dmljax_fn=lambda x: tile(x, repeats),
-        jnp_fn=jnp_tile,
-        bytes_moved=bytes_moved,
-    )
-
-
-def _bench() -> list[Case | EagerCase]:
-    """TILE (2,2), (1,4) and (4,1) of a 4096x4096 f32, against ``jnp.tile``."""
-    return [
-        _tile_case((2, 2)),
-        _tile_case((1, 4)),
-        _tile_case((4, 1)),
-        EagerCase(
-            name="tile eager",
-            operator="TILE",
-            desc=lambda x: TileOperatorDesc(
-                input_tensor=TensorDesc.from_array(x),
-                output_tensor=TensorDesc.from_array(jnp.tile(x, (2, 2))),
-                repeats=(2, 2),
-            ),
-            functional=lambda x: tile(x, (2, 2)),
-            jnp_fn=lambda x: jnp.tile(x, (2, 2)),
-            make_args=operands.tiny_operands,
-        ),
-    ]
-
-
 TILE = contract.Operator(
     "DML_OPERATOR_TILE",
     TileOperatorDesc,
@@ -329,7 +252,4 @@ TILE = contract.Operator(
     output_sizes=_tile_output_sizes,
     lower=_lower_tile,
     face=_TILE_FACE,
-    doc_example=_doc_example,
-    sweep=_sweep,
-    bench=_bench,
 )

@@ -1,8 +1,9 @@
 """One worked example of a DirectML page, as ``data/dml-doc-examples.json`` holds it.
 
-The pieces an operator module needs to declare how its examples become a desc
-(``Operator(doc_example=...)``), apart from :mod:`dmljax._src.doc_examples`,
-which runs them and imports dmljax.
+The pieces an operator's companion needs to declare how its examples become a
+desc (``OperatorChecks(doc_example=...)``), apart from
+:mod:`dmljax._src.checking.doc_examples`, which runs them and reads every
+companion.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ import jax
 import numpy as np
 
 import dmljax as dml
-from dmljax._src.doc_entries import Entry, tensor_desc_of, tensor_of
+from dmljax._src.checking.doc_entries import Entry, tensor_desc_of, tensor_of
+from dmljax._src.checking.operators import all_checks
 from dmljax._src.text import describe_error
 
 __all__ = [
@@ -109,9 +110,9 @@ _NAME_IN_EXAMPLES = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
 
 BUILDERS: dict[str, DescBuilder] = {
     **{
-        _NAME_IN_EXAMPLES.get(operator.name, operator.name): operator.doc_example
-        for operator in dml.OPERATORS
-        if operator.doc_example is not None
+        _NAME_IN_EXAMPLES.get(name, name): checks.doc_example
+        for name, checks in all_checks().items()
+        if checks.doc_example is not None
     },
     "BUFFER_TENSOR_VIEW": _buffer_view,
 }
@@ -161,12 +162,9 @@ def _read_view(example: DocExample) -> jax.Array:
 FUNCTIONAL_FACES: dict[str, tuple[str, Callable[[DocExample], Any]]] = {
     "BUFFER_TENSOR_VIEW": ("dml.from_strided_buffer", _read_view),
     **{
-        _NAME_IN_EXAMPLES.get(operator.name, operator.name): (
-            "functional face",
-            operator.doc_example_face,
-        )
-        for operator in dml.OPERATORS
-        if operator.doc_example_face is not None
+        _NAME_IN_EXAMPLES.get(name, name): ("functional face", checks.doc_example_face)
+        for name, checks in all_checks().items()
+        if checks.doc_example_face is not None
     },
 }
 

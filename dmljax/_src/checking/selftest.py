@@ -1,9 +1,9 @@
 """``python -m dmljax selftest``: is dmljax right on this machine's default device?
 
 Two parts. Every DirectML doc example of an implemented operator (see
-:mod:`dmljax._src.doc_examples`), and a short property sweep: random shapes,
+:mod:`dmljax._src.checking.doc_examples`), and a short property sweep: random shapes,
 dtypes and indices through each operator's functional face, compared with the
-NumPy reference (:mod:`dmljax._src.reference`) eagerly, under ``jax.jit`` and
+NumPy reference (:mod:`dmljax._src.checking.reference`) eagerly, under ``jax.jit`` and
 under ``jax.vmap``, and, for floating dtypes, its derivatives under ``jax.jvp``
 and ``jax.grad``. Every operator here moves data without computing on it, so
 it is linear in its floating operands: the forward derivative must be the
@@ -12,7 +12,8 @@ operator itself, and the gradient must be its transpose,
 floating dtypes every such sum is exact, so all comparisons are exact.
 
 Every operator of :data:`dmljax.OPERATORS` with a functional face is swept, by
-the function ``(rng, dtype) -> SweepCase`` it declares (``Operator(sweep=...)``),
+the function ``(rng, dtype) -> SweepCase`` its companion declares
+(``OperatorChecks(sweep=...)``),
 gathered in :data:`SWEEPS`.
 """
 
@@ -33,9 +34,10 @@ import jax.numpy as jnp
 import numpy as np
 
 import dmljax as dml
-from dmljax._src import doc_examples
 from dmljax._src.bench.environment import environment
-from dmljax._src.sweeps import (
+from dmljax._src.checking import doc_examples
+from dmljax._src.checking.operators import all_checks
+from dmljax._src.checking.sweeps import (
     DATA_DTYPES,
     SweepCase,
     draw_values as _values,
@@ -61,11 +63,11 @@ __all__ = [
 ]
 
 
-# Each operator declares its sweep (Operator(sweep=...)): one case of the given data dtype;
-# the dtypes take turns draw by draw. SLICE and GATHER_ND1 have no functional face of their
-# own: SLICE1's and GATHER_ND's sweeps run their lowerings.
+# Each operator's companion declares its sweep (OperatorChecks(sweep=...)): one case of the
+# given data dtype; the dtypes take turns draw by draw. SLICE and GATHER_ND1 have no
+# functional face of their own: SLICE1's and GATHER_ND's sweeps run their lowerings.
 SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
-    operator.name: operator.sweep for operator in dml.OPERATORS if operator.sweep is not None
+    name: checks.sweep for name, checks in all_checks().items() if checks.sweep is not None
 }
 
 

@@ -1,9 +1,8 @@
 """What a selftest sweep draws: :class:`SweepCase` and the random draws it is made of.
 
-Each operator module declares its sweep, ``(rng, dtype) -> SweepCase``, from
-these draws (``Operator(sweep=...)``); ``python -m dmljax selftest`` and the
-tests run it (:func:`dmljax._src.selftest.check_sweep_case`). Nothing here
-imports dmljax, so an operator module can.
+Each operator's companion declares its sweep, ``(rng, dtype) -> SweepCase``,
+from these draws (``OperatorChecks(sweep=...)``); ``python -m dmljax selftest``
+and the tests run it (:func:`dmljax._src.checking.selftest.check_sweep_case`).
 """
 
 from __future__ import annotations

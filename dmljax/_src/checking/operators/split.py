@@ -1,0 +1,102 @@
+"""SPLIT's doc examples, selftest sweep and bench cases: what checks and measures
+the operator :mod:`dmljax._src.ops.split` declares, loaded on use only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dmljax._src.bench import operands
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.checking import reference, sweeps
+from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
+from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.ops.split import SPLIT, SplitOperatorDesc, split
+from dmljax._src.tensor_desc import TensorDesc
+
+
+def _doc_example(e: Entry) -> SplitOperatorDesc:
+    """A SPLIT example: the page gives each output apart, one entry each (``output_index``)."""
+    input_tensor = tensor_desc_of(e["inputs"]["InputTensor"])
+    axis = e["attrs"]["Axis"]
+    outputs = []
+    for size in e["attrs"]["OutputAxisSizes"]:
+        sizes = list(input_tensor.sizes)
+        sizes[axis] = size
+        outputs.append(TensorDesc(data_type=input_tensor.data_type, sizes=tuple(sizes)))
+    return SplitOperatorDesc(input_tensor=input_tensor, output_tensors=tuple(outputs), axis=axis)
+
+
+def _doc_example_face(example: Any) -> tuple[jax.Array, ...]:
+    desc = example.desc
+    sizes = tuple(tensor.sizes[desc.axis] for tensor in desc.output_tensors)
+    return split(example.inputs[0], sizes, axis=desc.axis)
+
+
+def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
+    """``dml.split`` of rank 1 to 3 into 1 to 4 parts, empty ones too, or equal parts."""
+    shape = list(sweeps.draw_shape(rng, int(rng.integers(1, 3, endpoint=True)), 1, 3))
+    axis = int(rng.integers(-len(shape), len(shape)))
+    parts = [int(n) for n in rng.integers(0, 3, size=int(rng.integers(1, 4, endpoint=True)))]
+    shape[axis] = sum(parts)
+    sizes: int | tuple[int, ...] = tuple(parts)
+    if rng.random() < 0.25:
+        sizes = len(parts)
+        shape[axis] = 2 * len(parts)
+    xs = tuple(sweeps.draw_values(rng, tuple(shape), dtype) for _ in range(batch))
+    return sweeps.SweepCase(
+        label=f"{sweeps.label(shape, dtype)} sizes {sizes} axis {axis}",
+        fn=lambda x: jnp.concatenate([p.ravel() for p in split(x, sizes, axis=axis)]),
+        batch=tuple((x,) for x in xs),
+        expected=tuple(
+            np.concatenate([p.ravel() for p in reference.split(x, sizes, axis=axis)]) for x in xs
+        ),
+        linear_argnums=(0,),
+    )
+
+
+def _split_case() -> Case:
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        rows = 512 if quick else 65536  # 8 MiB / 1 GiB of f32
+        return (jax.random.normal(key, (rows, 4096), operands.F32),)
+
+    return Case(
+        name="split 8 parts",
+        operator="SPLIT",
+        make_args=make_args,
+        dmljax_fn=lambda x: split(x, 8, axis=0),
+        jnp_fn=lambda x: tuple(jnp.split(x, 8, axis=0)),
+        bytes_moved=lambda args: 2 * args[0].nbytes,
+    )
+
+
+def _bench() -> list[Case | EagerCase]:
+    """SPLIT of a 65536x4096 f32 into 8 row blocks, against ``jnp.split``."""
+    return [
+        _split_case(),
+        EagerCase(
+            name="split eager",
+            operator="SPLIT",
+            desc=lambda x: SplitOperatorDesc(
+                input_tensor=TensorDesc.from_array(x),
+                output_tensors=(TensorDesc.from_array(x[:4]), TensorDesc.from_array(x[4:])),
+                axis=0,
+            ),
+            functional=lambda x: split(x, 2, axis=0),
+            jnp_fn=lambda x: tuple(jnp.split(x, 2, axis=0)),
+            make_args=operands.tiny_operands,
+        ),
+    ]
+
+
+CHECKS = OperatorChecks(
+    SPLIT,
+    doc_example=_doc_example,
+    doc_example_face=_doc_example_face,
+    sweep=_sweep,
+    bench=_bench,
+)

@@ -18,6 +18,7 @@ import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.bench import plot
 from dmljax._src.checking import doc_examples
+from dmljax._src.operator import Indices
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
@@ -32,43 +33,8 @@ _DOCUMENTED = re.compile(
 _SUPPORT_TABLE = re.compile(r"^```\{dml-support-table\}\s+(\w+)\s*$", re.MULTILINE)
 _DOC_EXAMPLES = re.compile(r"^```\{dml-doc-examples\}\s+(\w+)\s*$", re.MULTILINE)
 
-# The operator pages, with the support tables and doc-example sets each must render.
-OPERATOR_PAGES = {
-    "operators/tile.md": ({"TILE"}, {"DML_OPERATOR_TILE"}),
-    "operators/gather.md": ({"GATHER"}, {"DML_OPERATOR_GATHER"}),
-    "operators/gather-elements.md": ({"GATHER_ELEMENTS"}, {"DML_OPERATOR_GATHER_ELEMENTS"}),
-    "operators/scatter.md": ({"SCATTER"}, {"DML_OPERATOR_SCATTER_ELEMENTS"}),
-    "operators/slice.md": (
-        {"SLICE1", "SLICE", "SLICE_GRAD"},
-        {"DML_OPERATOR_SLICE1", "DML_OPERATOR_SLICE", "DML_OPERATOR_SLICE_GRAD"},
-    ),
-    "operators/scatter-nd.md": ({"SCATTER_ND"}, {"DML_OPERATOR_SCATTER_ND"}),
-    "operators/join-split.md": (
-        {"JOIN", "SPLIT"},
-        {"DML_OPERATOR_JOIN", "DML_OPERATOR_SPLIT"},
-    ),
-    "operators/padding.md": (
-        {"PADDING", "PADDING1"},
-        {"DML_OPERATOR_PADDING", "DML_OPERATOR_PADDING1"},
-    ),
-    "operators/one-hot.md": ({"ONE_HOT"}, {"DML_OPERATOR_ONE_HOT"}),
-    "operators/diagonal-matrix.md": (
-        {"DIAGONAL_MATRIX", "DIAGONAL_MATRIX1"},
-        {"DML_OPERATOR_DIAGONAL_MATRIX", "DML_OPERATOR_DIAGONAL_MATRIX1"},
-    ),
-    "operators/reverse-subsequences.md": (
-        {"REVERSE_SUBSEQUENCES"},
-        {"DML_OPERATOR_REVERSE_SUBSEQUENCES"},
-    ),
-    "operators/gather-nd.md": (
-        {"GATHER_ND", "GATHER_ND1"},
-        {"DML_OPERATOR_GATHER_ND", "DML_OPERATOR_GATHER_ND1"},
-    ),
-}
-
-
-def _text(page: str) -> str:
-    return (DOCS / page).read_text()
+# One page per operator family; which operators a page covers is read from its tables.
+OPERATOR_PAGES = sorted((DOCS / "operators").glob("*.md"))
 
 
 def _documented_names() -> list[str]:
@@ -98,12 +64,19 @@ def test_the_errors_module_is_documented_with_its_members():
     }
 
 
-@pytest.mark.parametrize("page", sorted(OPERATOR_PAGES))
-def test_each_operator_page_renders_its_support_tables_and_doc_examples(page):
-    tables, examples = OPERATOR_PAGES[page]
-    text = _text(page)
-    assert set(_SUPPORT_TABLE.findall(text)) == tables
-    assert set(_DOC_EXAMPLES.findall(text)) == examples
+@pytest.mark.parametrize("page", OPERATOR_PAGES, ids=lambda page: page.name)
+def test_each_operator_page_renders_the_doc_examples_of_its_support_tables(page):
+    text = page.read_text()
+    tables = set(_SUPPORT_TABLE.findall(text))
+    assert tables, f"{page.name} renders no support table"
+    names = {
+        doc_examples.name_in_examples(operator)
+        for operator in dml.OPERATORS
+        if operator.name.removeprefix("DML_OPERATOR_") in tables
+    }
+    assert set(_DOC_EXAMPLES.findall(text)) == {
+        name for name in names if doc_examples.entries(name)
+    }
 
 
 def _support_tables() -> dict[str, feature_levels.OperatorSupport]:
@@ -112,16 +85,17 @@ def _support_tables() -> dict[str, feature_levels.OperatorSupport]:
     }
 
 
-def test_every_support_table_in_the_code_is_on_a_page():
-    on_pages = {name for page in PAGES for name in _SUPPORT_TABLE.findall(page.read_text())}
-    assert on_pages == set(_support_tables())
+def test_every_support_table_in_the_code_is_on_exactly_one_operator_page():
+    on_pages = [
+        name for page in OPERATOR_PAGES for name in _SUPPORT_TABLE.findall(page.read_text())
+    ]
+    assert sorted(on_pages) == sorted(_support_tables())
 
 
 def test_every_doc_example_of_an_implemented_operator_is_on_a_page():
-    implemented = {support.operator for support in _support_tables().values()}
-    # The examples file names SCATTER by its newer name; the strides page's views are read
-    # with dml.from_strided_buffer.
-    implemented |= {"DML_OPERATOR_SCATTER_ELEMENTS", "BUFFER_TENSOR_VIEW"}
+    implemented = {doc_examples.name_in_examples(operator) for operator in dml.OPERATORS}
+    # The strides page's views are read with dml.from_strided_buffer.
+    implemented |= {"BUFFER_TENSOR_VIEW"}
     in_json = {e["op"] for e in json.loads(doc_examples.PATH.read_text())}
     on_pages = {op for page in PAGES for op in _DOC_EXAMPLES.findall(page.read_text())}
     assert in_json & implemented <= on_pages
@@ -199,17 +173,17 @@ def test_the_performance_page_shows_the_committed_runs():
 def test_every_page_of_an_operator_with_indices_says_what_jit_does_to_int64_ones():
     # Issue 19: under the caller's jax.jit with x64 off, JAX wraps NumPy int64 indices
     # to 32 bits before dmljax sees them; each page with index rules says so.
-    from dmljax._src.operator import Indices
-
     names = {
         op.name.removeprefix("DML_OPERATOR_")
         for op in dml.OPERATORS
         if op.face is not None and any(isinstance(spec, Indices) for spec in op.face._arrays)
     }
-    pages = [page for page, (tables, _) in OPERATOR_PAGES.items() if tables & names]
+    pages = [
+        page for page in OPERATOR_PAGES if set(_SUPPORT_TABLE.findall(page.read_text())) & names
+    ]
     assert len(pages) == len(names)
     for page in pages:
-        assert "#64-bit-indices-while-jax_enable_x64-is-off" in _text(page), page
+        assert "#64-bit-indices-while-jax_enable_x64-is-off" in page.read_text(), page.name
 
 
 def test_every_python_snippet_of_the_readme_runs_in_order():

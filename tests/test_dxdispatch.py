@@ -11,7 +11,6 @@ import pytest
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples
-from dmljax._src.compile import _operator_of
 from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.operator import Role, bound_tensors, tensor_fields
 
@@ -524,8 +523,8 @@ def test_every_doc_example_runs_from_a_dxdispatch_model_as_compiled(entry):
                 bindings[pascal_case(field.name)] = names if field.metadata["many"] else names[0]
         spec = {
             "resources": resources,
-            "dispatchables": {"op": {"type": _operator_of(desc).name,
-                                     "desc": desc_json(desc)}},
+            # The name the page uses: SCATTER's examples call it by its alias SCATTER_ELEMENTS.
+            "dispatchables": {"op": {"type": entry["op"], "desc": desc_json(desc)}},
             "commands": [{"type": "dispatch", "dispatchable": "op", "bindings": bindings}],
         }  # fmt: skip
         model = dml.load_dxdispatch(json.dumps(spec), **example.options)

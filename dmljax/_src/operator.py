@@ -272,8 +272,9 @@ D = TypeVar("D", bound=OperatorDesc)
 class Operator(Generic[D]):
     """Everything dmljax knows about one DirectML operator, declared once in its module.
 
-    Every argument is required, so that each declaration answers every question in
-    the same order (None where an operator has no such part). What checks and
+    Every argument up to ``face`` is required, so that each declaration answers every
+    question in the same order (None where an operator has no such part); an operator
+    without a face names the one that serves it (``served_by``). What checks and
     measures the operator (its doc examples, selftest sweep and bench cases) is
     declared in its companion, :mod:`dmljax._src.checking.operators`, off the
     runtime's import path.
@@ -293,6 +294,11 @@ class Operator(Generic[D]):
         lower: the pure JAX function of the input arrays for a valid desc.
         face: the :class:`FunctionalFace` (its public function, dispatch and
             jitted program), or None for an operator with no functional face.
+        served_by: for an operator without a face of its own, DirectML's name of
+            the operator whose functional face runs this one's lowering (SLICE is
+            :func:`dmljax.slice1`'s): that face's sweep and bench cover it.
+        aliases: DirectML's other names for the operator (SCATTER is also
+            ``DML_OPERATOR_SCATTER_ELEMENTS``); its pages and models may use them.
         input_fields, output_fields: the desc's tensor fields by role.
 
     >>> import dmljax as dml
@@ -314,6 +320,8 @@ class Operator(Generic[D]):
         output_sizes: Callable[[D], tuple[tuple[int, ...], str]] | None,
         lower: Callable[[D, LoweringOptions], Lowering],
         face: FunctionalFace | None,
+        served_by: str | None = None,
+        aliases: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.desc_type = desc_type
@@ -324,6 +332,10 @@ class Operator(Generic[D]):
         self.lower = lower
         self.output_sizes = output_sizes
         self.face = face
+        self.served_by = served_by
+        self.aliases = aliases
+        if (face is None) == (served_by is None):
+            raise TypeError(f"{name}: declare a face, or the operator whose face serves it")
         self.input_fields = tuple(f.name for f in tensor_fields(desc_type, Role.INPUT))
         self.output_fields = tuple(f.name for f in tensor_fields(desc_type, Role.OUTPUT))
         unknown = set(same_data_type) - {*self.input_fields, *self.output_fields}

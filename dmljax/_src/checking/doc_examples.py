@@ -58,6 +58,7 @@ __all__ = [
     "check",
     "entries",
     "entry",
+    "name_in_examples",
     "tensor_desc_of",
     "tensor_of",
 ]
@@ -105,22 +106,32 @@ def _buffer_view(e: Entry) -> dml.TileOperatorDesc:
     )
 
 
-# The examples file names SCATTER by its newer name.
-_NAME_IN_EXAMPLES = {"DML_OPERATOR_SCATTER": "DML_OPERATOR_SCATTER_ELEMENTS"}
+def name_in_examples(operator: dml.Operator[Any]) -> str:
+    """The name the examples file gives ``operator``: its own, or the alias its entries use.
+
+    >>> scatter = next(op for op in dml.OPERATORS if op.name == "DML_OPERATOR_SCATTER")
+    >>> name_in_examples(scatter)
+    'DML_OPERATOR_SCATTER_ELEMENTS'
+    """
+    for name in (operator.name, *operator.aliases):
+        if entries(name):
+            return name
+    return operator.name
+
 
 BUILDERS: dict[str, DescBuilder] = {
     **{
-        _NAME_IN_EXAMPLES.get(name, name): checks.doc_example
-        for name, checks in all_checks().items()
+        name_in_examples(checks.operator): checks.doc_example
+        for checks in all_checks().values()
         if checks.doc_example is not None
     },
     "BUFFER_TENSOR_VIEW": _buffer_view,
 }
 
-# The SCATTER page calls duplicate indices invalid, yet its example 1 writes index 3 twice
-# and shows the last update winning: only deterministic=True promises that on every backend.
 COMPILE_OPTIONS: dict[str, Mapping[str, Any]] = {
-    "DML_OPERATOR_SCATTER_ELEMENTS": {"deterministic": True},
+    name_in_examples(checks.operator): checks.doc_example_options
+    for checks in all_checks().values()
+    if checks.doc_example_options
 }
 
 
@@ -162,8 +173,8 @@ def _read_view(example: DocExample) -> jax.Array:
 FUNCTIONAL_FACES: dict[str, tuple[str, Callable[[DocExample], Any]]] = {
     "BUFFER_TENSOR_VIEW": ("dml.from_strided_buffer", _read_view),
     **{
-        _NAME_IN_EXAMPLES.get(name, name): ("functional face", checks.doc_example_face)
-        for name, checks in all_checks().items()
+        name_in_examples(checks.operator): ("functional face", checks.doc_example_face)
+        for checks in all_checks().values()
         if checks.doc_example_face is not None
     },
 }

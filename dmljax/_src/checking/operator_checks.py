@@ -11,7 +11,7 @@ import path: ``import dmljax`` loads none of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dmljax._src.operator import Operator
@@ -30,6 +30,7 @@ class OperatorChecks:
             data types and attributes only; None when the operator has none.
         doc_example_face: computes the same example through the functional
             face (None: the example runs through the desc face only).
+        doc_example_options: the ``compile_operator`` options its examples need.
         sweep: ``(rng, dtype) -> SweepCase``, one random draw of the functional
             face checked against :mod:`dmljax._src.checking.reference`.
         bench: ``() -> [Case, ...]``, the operator's ``python -m dmljax bench``
@@ -43,5 +44,6 @@ class OperatorChecks:
     operator: Operator[Any]
     doc_example: Callable[[Any], Any] | None = None
     doc_example_face: Callable[[Any], Any] | None = None
+    doc_example_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     sweep: Callable[..., Any] | None = None
     bench: Callable[[], list[Any]] | None = None

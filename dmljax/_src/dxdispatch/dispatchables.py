@@ -81,7 +81,7 @@ def _tensor(spec: Any, where: str) -> TensorDesc:
 def _operator(type_name: Any, where: str) -> Operator[Any]:
     name = enum_name(type_name, "DML_OPERATOR_", where)
     for operator in OPERATORS:
-        if operator.name == f"DML_OPERATOR_{name}":
+        if f"DML_OPERATOR_{name}" in (operator.name, *operator.aliases):
             return operator
     known = ", ".join(op.name.removeprefix("DML_OPERATOR_") for op in OPERATORS)
     raise model_error(

@@ -277,5 +277,6 @@ DIAGONAL_MATRIX = contract.Operator(
     rules=_diagonal_rules,
     output_sizes=None,  # a generator: the output's sizes are the desc's choice
     lower=_lower_diagonal,
-    face=None,  # dmljax.diagonal_matrix of a ShapeDtypeStruct, DIAGONAL_MATRIX1's face
+    face=None,
+    served_by="DML_OPERATOR_DIAGONAL_MATRIX1",  # dmljax.diagonal_matrix of a ShapeDtypeStruct
 )

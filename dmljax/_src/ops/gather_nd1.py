@@ -69,5 +69,6 @@ GATHER_ND1 = contract.Operator(
     rules=gather_nd_rules,
     output_sizes=gather_nd_output_sizes,
     lower=lower_gather_nd,
-    face=None,  # dmljax.gather_nd(..., batch_dims=) is GATHER_ND's face
+    face=None,
+    served_by="DML_OPERATOR_GATHER_ND",  # dmljax.gather_nd(..., batch_dims=)
 )

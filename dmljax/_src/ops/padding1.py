@@ -101,5 +101,6 @@ PADDING1 = contract.Operator(
     rules=_padding1_rules,
     output_sizes=padding.output_sizes_of,
     lower=_lower_padding1,
-    face=None,  # dmljax.pad is PADDING's face; its values are exact in the array's dtype anyway
+    face=None,
+    served_by="DML_OPERATOR_PADDING",  # dmljax.pad: values are exact in the array's dtype
 )

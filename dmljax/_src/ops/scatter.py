@@ -369,4 +369,5 @@ SCATTER = contract.Operator(
     output_sizes=_scatter_output_sizes,
     lower=_lower_scatter,
     face=_SCATTER_FACE,
+    aliases=("DML_OPERATOR_SCATTER_ELEMENTS",),  # its newer name, GATHER_ELEMENTS' inverse
 )

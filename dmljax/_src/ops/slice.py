@@ -131,5 +131,6 @@ SLICE = contract.Operator(
     rules=_slice_rules,
     output_sizes=_slice_output_sizes,
     lower=_lower_slice,
-    face=None,  # SLICE1's functional face covers SLICE: see dmljax.slice1
+    face=None,
+    served_by="DML_OPERATOR_SLICE1",
 )

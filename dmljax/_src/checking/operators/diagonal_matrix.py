@@ -87,6 +87,5 @@ CHECKS = OperatorChecks(
     DIAGONAL_MATRIX,
     doc_example=_doc_example,
     doc_example_face=_doc_example_face,
-    sweep=None,  # DIAGONAL_MATRIX1's sweep draws the face
     bench=_bench,
 )

@@ -2,7 +2,6 @@
 
 import math
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
@@ -255,29 +254,6 @@ def test_gradients_with_duplicate_indices(axis):
             order=2,
             modes=("fwd", "rev"),
         )
-
-
-def test_vmap_jit_and_no_retrace():
-    rng = np.random.default_rng(10)
-    xs = jnp.asarray(rng.standard_normal((4, 5, 6)), jnp.float32)
-    idx = jnp.asarray(rng.integers(-6, 6, (4, 5, 3)), jnp.int32)
-
-    def f(x, i):
-        return dml.gather_elements(x, i, axis=1)
-
-    loop = np.stack([np.asarray(f(xs[b], idx[b])) for b in range(4)])
-    np.testing.assert_array_equal(jax.vmap(f)(xs, idx), loop)
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(0, None))(xs, idx[0]), np.stack([f(x, idx[0]) for x in xs])
-    )
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
-    )
-    chex.assert_trees_all_equal(jax.jit(f)(xs[0], idx[0]), f(xs[0], idx[0]))
-    jitted = helpers.face_program(dml.gather_elements)
-    size = helpers.jit_cache_size(jitted)
-    f(xs[1], idx[1])
-    assert helpers.jit_cache_size(jitted) == size
 
 
 def test_a_non_minor_axis_is_moved_last():

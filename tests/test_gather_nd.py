@@ -3,14 +3,12 @@
 import math
 from typing import Any
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import strategies as st
-from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.bench.hlo import kernel_count
@@ -397,80 +395,18 @@ def test_functional_face_equals_the_reference(case):
 # --- Transformations ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("indices", "batch_dims"),
-    [
-        (jnp.array([[1], [0], [1], [-1]]), 0),  # rows, duplicates: the adjoint adds them up
-        (jnp.array([[1, 2], [1, 2], [0, -1]]), 0),  # points
-        (jnp.array([[[2, 0], [2, 0]], [[0, 3], [1, 1]], [[1, 1], [0, 0]]]), 1),
-    ],
-)
-def test_gradients_order_2(indices, batch_dims):
-    with jax.enable_x64(True):
-        x = jnp.asarray(np.random.default_rng(5).standard_normal((3, 3, 4)))
-        check_grads(
-            lambda x: dml.gather_nd(x, indices, batch_dims=batch_dims),
-            (x,),
-            order=2,
-            modes=("fwd", "rev"),
-        )
-
-
 def test_gradient_counts_repeated_rows():
     x = jnp.zeros((4, 2))
     grad = jax.grad(lambda x: dml.gather_nd(x, jnp.array([[1], [1], [-1], [9]])).sum())(x)
     np.testing.assert_array_equal(grad[:, 0], [0, 2, 0, 2])  # -1 and 9 both land on row 3
 
 
-def test_desc_face_gradient():
-    entry = doc_examples.entry("gather_nd1-ex2")
-    example = doc_examples.build(entry)
-    op = dml.compile_operator(example.desc)
-    x = jnp.asarray(np.random.default_rng(6).standard_normal((1, 3, 2, 2)), jnp.float32)
-    check_grads(lambda x: op(x, example.inputs[1]), (x,), order=2, modes=("fwd", "rev"),
-                atol=1e-2)  # fmt: skip
-
-
-def test_vmap_over_x_indices_and_both_equals_a_loop():
+def test_vmap_of_a_batched_gather_is_one_more_batch_dimension():
     rng = np.random.default_rng(7)
     xs = jnp.asarray(rng.standard_normal((4, 5, 3, 2)), jnp.float32)
-    idx = jnp.asarray(rng.integers(-5, 5, (4, 6, 2)), jnp.int32)
-
-    def f(x, i):
-        return dml.gather_nd(x, i)
-
-    loop = np.stack([np.asarray(f(xs[b], idx[b])) for b in range(4)])
-    np.testing.assert_array_equal(jax.vmap(f)(xs, idx), loop)
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(0, None))(xs, idx[0]), np.stack([f(x, idx[0]) for x in xs])
-    )
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(None, 0))(xs[0], idx), np.stack([f(xs[0], i) for i in idx])
-    )
-    # vmap of a batched gather is batch_dims + 1.
     per_row = jnp.asarray(rng.integers(-3, 3, (4, 5, 6, 1)), jnp.int32)
     batched = jax.vmap(lambda x, i: dml.gather_nd(x, i, batch_dims=1))(xs, per_row)
     np.testing.assert_array_equal(batched, dml.gather_nd(xs, per_row, batch_dims=2))
-    nested = jax.vmap(jax.vmap(f))(xs[None], idx[None])
-    np.testing.assert_array_equal(nested[0], loop)
-    desc = nd_desc(
-        input_sizes=(5, 3, 2), indices_sizes=(1, 6, 2), output_sizes=(1, 6, 2),
-        input_dimension_count=3, indices_dimension_count=2, index_type=T.INT32,
-    )  # fmt: skip
-    op = dml.compile_operator(desc)
-    np.testing.assert_array_equal(jax.vmap(op)(xs, idx[:, None])[:, 0], loop)
-
-
-def test_jit_equals_eager_and_no_retrace():
-    rng = np.random.default_rng(8)
-    x = jnp.asarray(rng.standard_normal((6, 7)), jnp.float32)
-    i = jnp.asarray(rng.integers(0, 6, (3, 1)), jnp.uint32)
-    chex.assert_trees_all_equal(jax.jit(dml.gather_nd)(x, i), dml.gather_nd(x, i))
-    jitted = helpers.face_program(dml.gather_nd)
-    dml.gather_nd(x, i)
-    size = helpers.jit_cache_size(jitted)
-    dml.gather_nd(x + 1, i + 1, batch_dims=0)  # same program: new values
-    assert helpers.jit_cache_size(jitted) == size
 
 
 @pytest.mark.parametrize("t", [1, 2])

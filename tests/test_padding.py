@@ -10,7 +10,6 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import strategies as st
-from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
@@ -367,58 +366,12 @@ def test_functional_face_equals_the_reference(case):
 # --- Transformations ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_gradients_order_2(mode):
-    with jax.enable_x64(True):
-        x = jnp.asarray(np.random.default_rng(5).standard_normal((3, 4)))
-        check_grads(lambda x: dml.pad(x, (2, -1), (5, 3), mode=mode, value=0.5), (x,),
-                    order=2, modes=("fwd", "rev"))  # fmt: skip
-
-
 @pytest.mark.parametrize("mode", ["edge", "reflection", "symmetric", "wrap"])
 def test_gradient_sums_the_copies(mode):
     x = jnp.arange(4.0)
     grad = jax.grad(lambda x: dml.pad(x, (6,), (5,), mode=mode).sum())(x)
     counts = np.bincount(padding_module.source_positions(Mode[mode.upper()], 4, 6, 5), minlength=4)
     np.testing.assert_array_equal(grad, counts)
-
-
-def test_desc_face_gradient():
-    op = dml.compile_operator(padding_desc(mode=Mode.SYMMETRIC, start=(3, 2), end=(1, 4)))
-    x = jnp.asarray(np.random.default_rng(6).standard_normal((2, 3)), jnp.float32)
-    check_grads(op, (x,), order=2, modes=("fwd", "rev"), atol=1e-2)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_vmap_equals_a_loop(mode):
-    xs = jnp.asarray(np.random.default_rng(7).standard_normal((4, 3, 5)), jnp.float32)
-
-    def f(x):
-        return dml.pad(x, (1, -1), (2, 6), mode=mode, value=2)
-
-    loop = np.stack([np.asarray(f(x)) for x in xs])
-    np.testing.assert_array_equal(jax.vmap(f)(xs), loop)
-    np.testing.assert_array_equal(jax.vmap(f, in_axes=1, out_axes=1)(xs.swapaxes(0, 1)),
-                                  loop.swapaxes(0, 1))  # fmt: skip
-    np.testing.assert_array_equal(jax.vmap(jax.vmap(f))(xs[None])[0], loop)
-    desc = padding_desc((3, 5), (1, 0), (2, 6), Mode[mode.upper()], 2.0)
-    expected = np.stack([reference.pad(np.asarray(x), (1, 0), (2, 6), mode=mode, value=2)
-                         for x in xs])  # fmt: skip
-    np.testing.assert_array_equal(jax.vmap(dml.compile_operator(desc))(xs), expected)
-
-
-def test_jit_equals_eager_and_no_retrace():
-    x = jnp.arange(12.0).reshape(3, 4)
-    for mode in MODES:
-        chex.assert_trees_all_equal(
-            jax.jit(lambda x, mode=mode: dml.pad(x, (1, 2), (3, 1), mode=mode))(x),
-            dml.pad(x, (1, 2), (3, 1), mode=mode),
-        )
-    program = helpers.face_program(dml.pad)
-    dml.pad(x, (1, 2), (3, 1), mode="wrap")
-    size = helpers.jit_cache_size(program)
-    dml.pad(x + 1, (1, 2), (3, 1), mode="wrap", value=0)
-    assert helpers.jit_cache_size(program) == size
 
 
 def test_strided_input_and_output_through_buffers():

@@ -1,13 +1,11 @@
 """REVERSE_SUBSEQUENCES: its desc and dml.reverse_subsequences."""
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import strategies as st
-from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
@@ -209,48 +207,3 @@ def test_functional_errors_name_the_argument(call, field, fragment):
 
 
 # --- Transformations ------------------------------------------------------------------------------
-
-
-def test_gradients_order_2():
-    lengths = jnp.array([[3], [0], [9]])
-    with jax.enable_x64(True):
-        x = jnp.asarray(np.random.default_rng(1).standard_normal((3, 4)))
-        check_grads(lambda x: dml.reverse_subsequences(x, lengths, axis=1), (x,), order=2,
-                    modes=("fwd", "rev"))  # fmt: skip
-
-
-def test_desc_face_gradient():
-    op = dml.compile_operator(reverse_desc())
-    x = jnp.asarray(np.random.default_rng(2).standard_normal((3, 4)), jnp.float32)
-    lengths = np.array([[2], [4], [1]], np.uint32)
-    check_grads(lambda x: op(x, lengths), (x,), order=2, modes=("fwd", "rev"), atol=1e-2)
-
-
-def test_vmap_equals_a_loop():
-    rng = np.random.default_rng(3)
-    xs = jnp.asarray(rng.standard_normal((4, 3, 5)), jnp.float32)
-    lengths = jnp.asarray(rng.integers(-1, 7, size=(4, 3, 1)), jnp.int32)
-
-    def f(x, n):
-        return dml.reverse_subsequences(x, n, axis=-1)
-
-    loop = np.stack([np.asarray(f(x, n)) for x, n in zip(xs, lengths, strict=True)])
-    np.testing.assert_array_equal(jax.vmap(f)(xs, lengths), loop)
-    np.testing.assert_array_equal(jax.vmap(jax.vmap(f))(xs[None], lengths[None])[0], loop)
-    op = dml.compile_operator(reverse_desc((3, 5), (3, 1), 1))
-    unsigned = jnp.clip(lengths, 0).astype(jnp.uint32)
-    np.testing.assert_array_equal(jax.vmap(op)(xs, unsigned), loop)
-
-
-def test_jit_equals_eager_and_no_retrace():
-    x = jnp.arange(12.0).reshape(3, 4)
-    lengths = jnp.array([[1], [3], [4]])
-    chex.assert_trees_all_equal(
-        jax.jit(lambda x, n: dml.reverse_subsequences(x, n, axis=1))(x, lengths),
-        dml.reverse_subsequences(x, lengths, axis=1),
-    )
-    program = helpers.face_program(dml.reverse_subsequences)
-    dml.reverse_subsequences(x, lengths, axis=1)
-    size = helpers.jit_cache_size(program)
-    dml.reverse_subsequences(x + 1, lengths + 1, axis=-1)
-    assert helpers.jit_cache_size(program) == size

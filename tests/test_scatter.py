@@ -2,7 +2,6 @@
 
 import math
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
@@ -13,7 +12,6 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from dmljax._src.ops.scatter import Reduction
 from tests import helpers
 
 T = dml.DataType
@@ -461,51 +459,6 @@ def test_deterministic_gradients_agree_with_the_forward_value_on_duplicates(axis
         for c in last.values():
             expected[c] = 1.0
         np.testing.assert_array_equal(grad_updates, expected)
-
-
-def test_vmap_over_x_indices_updates_and_all():
-    rng = np.random.default_rng(13)
-    xs = jnp.asarray(rng.standard_normal((4, 5, 6)), jnp.float32)
-    idx = jnp.asarray(rng.integers(-6, 6, (4, 5, 3)), jnp.int32)
-    ups = jnp.asarray(rng.standard_normal((4, 5, 3)), jnp.float32)
-
-    def f(x, i, u):
-        return dml.scatter(x, i, u, axis=1, deterministic=True)
-
-    loop = np.stack([np.asarray(f(xs[b], idx[b], ups[b])) for b in range(4)])
-    np.testing.assert_array_equal(jax.vmap(f)(xs, idx, ups), loop)
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(0, None, None))(xs, idx[0], ups[0]),
-        np.stack([f(x, idx[0], ups[0]) for x in xs]),
-    )
-    np.testing.assert_array_equal(
-        jax.vmap(f, in_axes=(None, 0, 0))(xs[0], idx, ups),
-        np.stack([f(xs[0], i, u) for i, u in zip(idx, ups, strict=True)]),
-    )
-    op = dml.compile_operator(
-        desc(input_sizes=(5, 6), indices_sizes=(5, 3), axis=1, index_type=T.INT32),
-        deterministic=True,
-    )
-    np.testing.assert_array_equal(jax.vmap(op)(xs, idx, ups), loop)
-
-
-def test_jit_equals_eager_and_no_retrace():
-    rng = np.random.default_rng(14)
-    x = jnp.asarray(rng.standard_normal((6, 7)), jnp.float32)
-    i = jnp.asarray(rng.integers(0, 7, (6, 3)), jnp.uint32)
-    u = jnp.asarray(rng.standard_normal((6, 3)), jnp.float32)
-    variants: list[tuple[bool, Reduction]] = [(True, "none"), (False, "add"), (False, "max")]
-    for deterministic, reduction in variants:
-
-        def f(x, i, u, deterministic: bool = deterministic, reduction: Reduction = reduction):
-            return dml.scatter(x, i, u, axis=1, deterministic=deterministic, reduction=reduction)
-
-        chex.assert_trees_all_equal(jax.jit(f)(x, i, u), f(x, i, u))
-    jitted = helpers.face_program(dml.scatter)
-    dml.scatter(x, i, u, axis=1)
-    size = helpers.jit_cache_size(jitted)
-    dml.scatter(x + 1, i, u * 2, axis=-1)
-    assert helpers.jit_cache_size(jitted) == size
 
 
 @pytest.mark.parametrize("axis", [0, 1])

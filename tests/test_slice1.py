@@ -3,7 +3,6 @@
 import dataclasses
 import math
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
@@ -411,7 +410,7 @@ def test_gradients_are_slice_grad(offsets, sizes, strides, output_sizes):
         np.testing.assert_array_equal(grad, expected)
 
 
-def test_vmap_jit_and_no_retrace():
+def test_a_window_spelled_as_lists_or_arrays_runs_one_program():
     rng = np.random.default_rng(16)
     xs = jnp.asarray(rng.standard_normal((5, 4, 6)), jnp.float32)
     window = {"offsets": (1, 0), "sizes": (3, 6), "strides": (-2, -3)}
@@ -419,12 +418,6 @@ def test_vmap_jit_and_no_retrace():
     def f(x):
         return dml.slice1(x, **window)
 
-    np.testing.assert_array_equal(jax.vmap(f)(xs), np.stack([f(x) for x in xs]))
-    desc = slice1_desc(input_sizes=(4, 6), output_sizes=(2, 2), offsets=(1, 0), sizes=(3, 6),
-                       strides=(-2, -3))  # fmt: skip
-    op = dml.compile_operator(desc)
-    np.testing.assert_array_equal(jax.vmap(op)(xs), np.stack([f(x) for x in xs]))
-    chex.assert_trees_all_equal(jax.jit(f)(xs[0]), f(xs[0]))
     jitted = helpers.face_program(dml.slice1)
     f(xs[1])
     size = helpers.jit_cache_size(jitted)

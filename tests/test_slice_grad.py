@@ -2,14 +2,12 @@
 
 import math
 
-import chex
 import hypothesis
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 from hypothesis import strategies as st
-from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
@@ -192,47 +190,6 @@ def test_empty_windows_and_results():
 
 
 # --- Transformations ------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("strides", [(2, -1), (-3, 3)])
-def test_gradients_order_2(strides):
-    with jax.enable_x64(True):
-        dy = jnp.asarray(np.random.default_rng(5).standard_normal((3, 2)))
-        check_grads(lambda dy: dml.slice_grad(dy, (7, 6), offsets=(0, 1), sizes=(7, 5),
-                                              strides=strides), (dy,), order=2,
-                    modes=("fwd", "rev"))  # fmt: skip
-
-
-def test_desc_face_gradient():
-    op = dml.compile_operator(grad_desc(strides=(-2, 3), dy_sizes=(2, 2)))
-    dy = jnp.asarray(np.random.default_rng(6).standard_normal((2, 2)), jnp.float32)
-    check_grads(op, (dy,), order=2, modes=("fwd", "rev"), atol=1e-2)
-
-
-def test_vmap_equals_a_loop():
-    dys = jnp.asarray(np.random.default_rng(7).standard_normal((4, 3, 2)), jnp.float32)
-    window = dict(offsets=(1, 0), sizes=(5, 4), strides=(-2, 3))
-
-    def f(dy):
-        return dml.slice_grad(dy, (6, 4), **window)
-
-    loop = np.stack([np.asarray(f(dy)) for dy in dys])
-    np.testing.assert_array_equal(jax.vmap(f)(dys), loop)
-    np.testing.assert_array_equal(jax.vmap(jax.vmap(f))(dys[None])[0], loop)
-    op = dml.compile_operator(grad_desc((3, 2), (6, 4), (1, 0), (5, 4), (-2, 3)))
-    np.testing.assert_array_equal(jax.vmap(op)(dys), loop)
-
-
-def test_jit_equals_eager_and_no_retrace():
-    dy = jnp.arange(6.0).reshape(3, 2)
-    window = dict(offsets=(1, 0), sizes=(5, 4), strides=(-2, 3))
-    chex.assert_trees_all_equal(jax.jit(lambda dy: dml.slice_grad(dy, (6, 4), **window))(dy),
-                                dml.slice_grad(dy, (6, 4), **window))  # fmt: skip
-    program = helpers.face_program(dml.slice_grad)
-    dml.slice_grad(dy, (6, 4), **window)
-    size = helpers.jit_cache_size(program)
-    dml.slice_grad(dy + 1, (6, 4), **window)
-    assert helpers.jit_cache_size(program) == size
 
 
 def test_strided_output_through_a_buffer():

@@ -280,25 +280,6 @@ def test_gradients_of_both_faces(repeats):
             np.testing.assert_array_equal(grad, np.full((2, 3), math.prod(repeats), np.float32))
 
 
-def test_vmap_equals_a_python_loop():
-    xs = jnp.asarray(np.random.default_rng(2).standard_normal((5, 2, 3)), jnp.float32)
-    op = dml.compile_operator(tile_desc(T.FLOAT32, (2, 3), (2, 2)))
-    for f in (lambda x: dml.tile(x, (2, 2)), op):
-        expected = np.stack([np.asarray(f(x)) for x in xs])
-        np.testing.assert_array_equal(jax.vmap(f)(xs), expected)
-        np.testing.assert_array_equal(jax.vmap(f, in_axes=2, out_axes=1)(xs.transpose(1, 2, 0)),
-                                      expected.transpose(1, 0, 2))  # fmt: skip
-
-
-def test_jit_equals_eager():
-    x = jnp.asarray(np.random.default_rng(3).integers(-9, 9, (3, 1, 2)), jnp.int8)
-    op = dml.compile_operator(tile_desc(T.INT8, (3, 1, 2), (1, 4, 2)))
-    chex.assert_trees_all_equal(
-        jax.jit(lambda x: dml.tile(x, (1, 4, 2)))(x), dml.tile(x, (1, 4, 2))
-    )
-    chex.assert_trees_all_equal(jax.jit(op)(x), op(x))
-
-
 def test_second_call_with_the_same_shapes_does_not_retrace():
     x = jnp.ones((3, 5), jnp.float32)
     jitted = helpers.face_program(dml.tile)

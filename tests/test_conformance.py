@@ -1,0 +1,279 @@
+"""Every operator, from its declaration: one table-driven suite over ``dmljax.OPERATORS``.
+
+Nothing here names an operator. The desc face is checked on every worked example of its
+DirectML page (``dml-doc-examples.json``, through the companion's builder); the
+functional face on its companion's sweep, random draws checked against the NumPy
+reference. :func:`missing_checks` says what an operator lacks, and the completeness test
+fails for any operator a cross-cutting check would skip without a reason.
+
+Per-operator test files keep only what is specific to their operator: its semantics,
+hypothesis properties against the reference, onnxruntime differentials.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+import dmljax as dml
+from dmljax._src.checking import doc_examples, selftest
+from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operators import all_checks
+from tests import helpers
+
+OPERATORS = {operator.name: operator for operator in dml.OPERATORS}
+FACES = [name for name, operator in OPERATORS.items() if operator.face is not None]
+
+
+def _checked_entries(operator: dml.Operator[Any]) -> list[Any]:
+    """The doc examples of ``operator`` that must give their documented output."""
+    return [
+        e
+        for e in doc_examples.entries(doc_examples.name_in_examples(operator))
+        if e["status"] in doc_examples.CHECKED_STATUSES
+    ]
+
+
+def missing_checks(
+    operator: dml.Operator[Any], checks: OperatorChecks | None, examples: Sequence[Any]
+) -> list[str]:
+    """What the cross-cutting checks cannot run on ``operator``, for want of a declaration.
+
+    Args:
+        operator: the operator.
+        checks: its companion's declaration (None: it has no companion).
+        examples: its checked doc examples.
+
+    Returns:
+        One line per gap; empty when every check below covers the operator.
+    """
+    if checks is None:
+        return ["no companion in dmljax/_src/checking/operators (OperatorChecks)"]
+    gaps = []
+    if not examples and checks.doc_example is None:
+        gaps.append("no doc example: the desc face is never run")
+    elif checks.doc_example is None:
+        gaps.append("doc examples without a builder (OperatorChecks(doc_example=...))")
+    if operator.face is not None and checks.sweep is None:
+        gaps.append("a functional face without a sweep (OperatorChecks(sweep=...))")
+    if operator.face is None and operator.served_by not in FACES:
+        gaps.append(f"no face, and served_by {operator.served_by!r} names no operator with one")
+    benched = checks if operator.served_by is None else all_checks().get(operator.served_by)
+    if benched is None or benched.bench is None:
+        gaps.append("no bench case, neither its own nor its server's")
+    return gaps
+
+
+# --- Completeness ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_every_operator_is_covered_by_every_cross_cutting_check(name):
+    operator = OPERATORS[name]
+    gaps = missing_checks(operator, all_checks().get(name), _checked_entries(operator))
+    assert gaps == [], f"{name}: {'; '.join(gaps)}"
+
+
+def test_an_operator_without_its_declarations_fails_the_completeness_check():
+    tile = OPERATORS["DML_OPERATOR_TILE"]
+    assert missing_checks(tile, None, []) == [
+        "no companion in dmljax/_src/checking/operators (OperatorChecks)"
+    ]
+    bare = OperatorChecks(tile)
+    assert missing_checks(tile, bare, []) == [
+        "no doc example: the desc face is never run",
+        "a functional face without a sweep (OperatorChecks(sweep=...))",
+        "no bench case, neither its own nor its server's",
+    ]
+    complete = all_checks()["DML_OPERATOR_TILE"]
+    assert missing_checks(tile, complete, _checked_entries(tile)) == []
+
+
+# --- The desc face, on every worked example of the DirectML pages ---------------------------------
+
+
+BUILT = [e for e in doc_examples.entries() if e["op"] in doc_examples.BUILDERS]
+CHECKED = [
+    e
+    for e in BUILT
+    if e["status"] in doc_examples.CHECKED_STATUSES and e["op"] in doc_examples.BUILDERS
+]
+DESC_EXAMPLES = [e for e in CHECKED if e["op"] != "BUFFER_TENSOR_VIEW"]
+
+
+@pytest.mark.parametrize("entry", BUILT, ids=lambda e: e["id"])
+def test_every_doc_example_gives_its_documented_output_on_both_faces(entry):
+    outcome = doc_examples.check(entry)
+    assert outcome.passed, outcome.detail
+    if entry["status"] == doc_examples.REFUSED_STATUS:
+        assert outcome.detail.startswith("refused: ")
+
+
+def _compiled(entry: Any) -> tuple[doc_examples.DocExample, Any]:
+    example = doc_examples.build(entry)
+    return example, dml.compile_operator(example.desc, **example.options)
+
+
+def _other_values(inputs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The same inputs with other floating values (indices kept: they must stay valid)."""
+    return tuple(
+        (2 * x - 1).astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else x for x in inputs
+    )
+
+
+def _stacked(*trees: Any) -> Any:
+    return jax.tree.map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *trees)
+
+
+@pytest.mark.parametrize("entry", DESC_EXAMPLES, ids=lambda e: e["id"])
+def test_a_compiled_operator_under_vmap_equals_a_loop(entry):
+    example, op = _compiled(entry)
+    if not example.inputs:
+        pytest.skip("an operator of no input (DIAGONAL_MATRIX) has nothing to batch")
+    batch = (example.inputs, _other_values(example.inputs))
+    loop = _stacked(*(op(*inputs) for inputs in batch))
+    columns = tuple(np.stack(column) for column in zip(*batch, strict=True))
+    chex.assert_trees_all_equal(jax.vmap(op)(*columns), loop)
+    # Only the first input batched, the others shared by every batch member.
+    shared = (columns[0], *example.inputs[1:])
+    in_axes = (0, *(None for _ in example.inputs[1:]))
+    loop = _stacked(*(op(x, *example.inputs[1:]) for x in columns[0]))
+    chex.assert_trees_all_equal(jax.vmap(op, in_axes=in_axes)(*shared), loop)
+    # vmap of vmap, the batch axis last.
+    last = tuple(np.moveaxis(column, 0, -1)[None] for column in columns)
+    nested = jax.vmap(jax.vmap(op, in_axes=-1, out_axes=-1))(*last)
+    loop = _stacked(*(op(*inputs) for inputs in batch))
+    chex.assert_trees_all_equal(nested, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop))
+
+
+@pytest.mark.parametrize("entry", DESC_EXAMPLES, ids=lambda e: e["id"])
+def test_a_compiled_operator_passes_check_grads_to_order_2(entry):
+    example, op = _compiled(entry)
+    floating = [i for i, x in enumerate(example.inputs) if np.issubdtype(x.dtype, np.floating)]
+    if not floating:
+        pytest.skip("no floating input to differentiate")
+
+    def f(*operands: Any) -> Any:
+        arguments = list(example.inputs)
+        for i, operand in zip(floating, operands, strict=True):
+            arguments[i] = operand
+        return op(*arguments)
+
+    # Values near 1, not the page's (up to 16s): float32 finite differences of order 2 then
+    # stay within the tolerance of a linear map's exact derivative.
+    rng = np.random.default_rng(6)
+    primals = tuple(
+        jnp.asarray(rng.standard_normal(example.inputs[i].shape), example.inputs[i].dtype)
+        for i in floating
+    )
+    check_grads(f, primals, order=2, modes=("fwd", "rev"), atol=1e-2, rtol=1e-2)
+
+
+def _first_example(name: str) -> Any:
+    entries = _checked_entries(OPERATORS[name])
+    with_inputs = [e for e in entries if e["inputs"]]
+    return (with_inputs or entries)[0]
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_a_compiled_operator_runs_one_program_per_signature(name):
+    example, op = _compiled(_first_example(name))
+    eager = op(*example.inputs)
+    chex.assert_trees_all_equal(jax.jit(op)(*example.inputs), eager)
+    size = helpers.jit_cache_size(op.jitted)
+    other = _other_values(example.inputs)
+    chex.assert_trees_all_equal(op(*other), jax.jit(op)(*other))
+    assert helpers.jit_cache_size(op.jitted) == size
+
+
+# --- The functional face, on random draws against the NumPy reference -----------------------------
+
+
+@pytest.mark.parametrize("name", FACES)
+@pytest.mark.parametrize("dtype", selftest.DATA_DTYPES, ids=str)
+def test_the_face_matches_the_reference_eagerly_under_jit_vmap_jvp_and_grad(name, dtype):
+    case = all_checks()[name].sweep(np.random.default_rng(11), dtype)  # type: ignore[misc]
+    assert len(case.batch) >= 2
+    assert case.batch[0][case.linear_argnums[0]].dtype == dtype
+    checked = selftest.check_sweep_case(case)
+    assert checked[:3] == ["eager", "jit", "vmap"]
+    assert ("jvp+grad" in checked) == bool(jnp.issubdtype(dtype, jnp.floating))
+
+
+def _float_draw(name: str) -> selftest.SweepCase:
+    sweep = all_checks()[name].sweep
+    assert sweep is not None
+    return sweep(np.random.default_rng(5), np.dtype(np.float32))
+
+
+@pytest.mark.parametrize("name", FACES)
+def test_the_face_runs_one_program_per_signature(name):
+    case = _float_draw(name)
+    program = OPERATORS[name].face.dispatch.jitted  # type: ignore[union-attr]
+    case.fn(*case.batch[0])
+    size = helpers.jit_cache_size(program)
+    np.testing.assert_array_equal(
+        jax.tree.leaves(case.fn(*case.batch[1]))[0], jax.tree.leaves(case.expected[1])[0]
+    )
+    assert helpers.jit_cache_size(program) == size
+
+
+def _vmapped_against_a_loop(case: selftest.SweepCase, batched: set[int], axis: int) -> None:
+    """``vmap`` of ``case.fn`` over the arguments in ``batched`` (the others shared, as
+    the first batch member has them), along ``axis``, against a Python loop."""
+    first = case.batch[0]
+    count = len(first)
+
+    def member(args: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+        return [args[i] if i in batched else first[i] for i in range(count)]
+
+    loop = _stacked(*(case.fn(*member(args)) for args in case.batch))
+    columns = [
+        np.stack([args[i] for args in case.batch], axis=axis) if i in batched else first[i]
+        for i in range(count)
+    ]
+    in_axes = tuple(axis if i in batched else None for i in range(count))
+    got = jax.vmap(case.fn, in_axes=in_axes, out_axes=axis)(*columns)
+    chex.assert_trees_all_equal(got, jax.tree.map(lambda x: np.moveaxis(x, 0, axis), loop))
+
+
+@pytest.mark.parametrize("name", FACES)
+def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
+    case = _float_draw(name)
+    everything = set(range(len(case.batch[0])))
+    data = set(case.linear_argnums)
+    for batched in (everything, data, everything - data):
+        if batched:
+            for axis in (0, -1):
+                _vmapped_against_a_loop(case, batched, axis)
+    # vmap of vmap: a batch of batches.
+    columns = tuple(np.stack(column)[None] for column in zip(*case.batch, strict=True))
+    loop = _stacked(*(case.fn(*args) for args in case.batch))
+    nested = jax.vmap(jax.vmap(case.fn))(*columns)
+    chex.assert_trees_all_equal(nested, jax.tree.map(lambda x: x[None], loop))
+
+
+@pytest.mark.parametrize("name", FACES)
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_the_face_passes_check_grads_to_order_2(name, seed):
+    sweep = all_checks()[name].sweep
+    assert sweep is not None
+    case = sweep(np.random.default_rng(seed), np.dtype(np.float32))
+    args = case.batch[0]
+
+    def f(*operands: Any) -> Any:
+        full = list(args)
+        for i, operand in zip(case.linear_argnums, operands, strict=True):
+            full[i] = operand
+        return case.fn(*full)
+
+    with jax.enable_x64(True):
+        primals = tuple(jnp.asarray(args[i], jnp.float64) for i in case.linear_argnums)
+        check_grads(f, primals, order=2, modes=("fwd", "rev"))

@@ -57,10 +57,8 @@ def missing_checks(
     if checks is None:
         return ["no companion in dmljax/_src/checking/operators (OperatorChecks)"]
     gaps = []
-    if not examples and checks.doc_example is None:
+    if not examples:
         gaps.append("no doc example: the desc face is never run")
-    elif checks.doc_example is None:
-        gaps.append("doc examples without a builder (OperatorChecks(doc_example=...))")
     if operator.face is not None and checks.sweep is None:
         gaps.append("a functional face without a sweep (OperatorChecks(sweep=...))")
     if operator.face is None and operator.served_by not in FACES:

@@ -33,6 +33,7 @@ import dataclasses
 import functools
 import json
 import pathlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -42,6 +43,8 @@ import numpy as np
 import dmljax as dml
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of, tensor_of
 from dmljax._src.checking.operators import all_checks
+from dmljax._src.dxdispatch.dispatchables import desc_of
+from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.text import describe_error
 
 __all__ = [
@@ -58,6 +61,7 @@ __all__ = [
     "check",
     "entries",
     "entry",
+    "generic_builder",
     "name_in_examples",
     "tensor_desc_of",
     "tensor_of",
@@ -119,11 +123,42 @@ def name_in_examples(operator: dml.Operator[Any]) -> str:
     return operator.name
 
 
+def generic_builder(operator: dml.Operator[Any]) -> DescBuilder:
+    """The builder of an operator whose examples name its C struct's fields: DxDispatch's
+    reading of a desc object (:func:`dmljax._src.dxdispatch.dispatchables.desc_of`).
+
+    An entry's inputs are its input tensors (``InputTensors[1]`` an element of a tensor
+    array), ``expected`` its one output tensor, and its capitalized attributes the other
+    fields; lower-case ones (``shape_only``) are notes for the checks.
+
+    >>> tile = next(op for op in dml.OPERATORS if op.name == "DML_OPERATOR_TILE")
+    >>> generic_builder(tile)(entry("tile-ex1")).repeats
+    (1, 1, 3, 3)
+    """
+    (output,) = operator.output_fields
+
+    def build(e: Entry) -> Any:
+        fields: dict[str, Any] = {}
+        for key, tensor in e["inputs"].items():
+            described = {"DataType": tensor["dtype"], "Sizes": tensor["sizes"]}
+            element = re.fullmatch(r"(\w+)\[\d+\]", key)
+            if element is None:
+                fields[key] = described
+            else:
+                fields.setdefault(element.group(1), []).append(described)
+        expected = e["expected"]
+        fields[pascal_case(output)] = {"DataType": expected["dtype"], "Sizes": expected["sizes"]}
+        fields |= {key: value for key, value in e["attrs"].items() if key[:1].isupper()}
+        return desc_of(operator, fields, e["id"])
+
+    return build
+
+
 BUILDERS: dict[str, DescBuilder] = {
     **{
-        name_in_examples(checks.operator): checks.doc_example
+        name_in_examples(checks.operator): checks.doc_example or generic_builder(checks.operator)
         for checks in all_checks().values()
-        if checks.doc_example is not None
+        if entries(name_in_examples(checks.operator))
     },
     "BUFFER_TENSOR_VIEW": _buffer_view,
 }

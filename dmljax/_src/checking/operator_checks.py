@@ -27,7 +27,9 @@ class OperatorChecks:
         operator: the operator, e.g. :data:`dmljax._src.ops.tile.TILE`.
         doc_example: builds the desc a worked example of the DirectML page
             describes (an entry of ``dml-doc-examples.json``), reading sizes,
-            data types and attributes only; None when the operator has none.
+            data types and attributes only, where the entry names more than the
+            desc's fields (SPLIT's ``OutputAxisSizes``); None: the generic builder
+            (:func:`dmljax._src.checking.doc_examples.generic_builder`) reads it.
         doc_example_face: computes the same example through the functional
             face (None: the example runs through the desc face only).
         doc_example_options: the ``compile_operator`` options its examples need.

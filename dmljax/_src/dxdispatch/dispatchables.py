@@ -36,7 +36,7 @@ from dmljax._src.ops import OPERATORS
 from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["BindPoint", "Dispatchable", "parse_dispatchables"]
+__all__ = ["BindPoint", "Dispatchable", "desc_of", "parse_dispatchables"]
 
 
 def _tensor(spec: Any, where: str) -> TensorDesc:
@@ -138,7 +138,21 @@ def _scalar_union(value: Mapping[str, Any], data_type: Any, where: str) -> int |
     return np.frombuffer(raw[: data_type.dtype.itemsize], data_type.dtype)[0].item()
 
 
-def _desc(operator: Operator[Any], spec: Any, where: str) -> Any:
+def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
+    """The desc of ``operator`` a JSON object of its C struct's fields describes.
+
+    ``spec`` names fields as DirectML's C structs do (``InputTensor``, ``Axis``); tensors
+    are ``{"DataType": ..., "Sizes": [...]}`` objects (a list of them for a tensor
+    array), enums their names, ``...Count`` fields the lengths of their arrays. Errors
+    name the field by its path from ``where``.
+
+    >>> import dmljax as dml
+    >>> tile = next(op for op in dml.OPERATORS if op.name == "DML_OPERATOR_TILE")
+    >>> desc_of(tile, {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2]},
+    ...                "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]},
+    ...                "RepeatsCount": 1, "Repeats": [2]}, "desc").repeats
+    (2,)
+    """
     if not isinstance(spec, Mapping):
         raise model_error(where, "an object of the desc's fields", repr(spec)[:80])
     fields = {f.name: f for f in dataclasses.fields(operator.desc_type)}
@@ -270,7 +284,7 @@ def _operator_dispatchable(
     spec: Mapping[str, Any], where: str, options: Mapping[str, Any]
 ) -> Dispatchable:
     operator = _operator(spec.get("type"), f"{where}.type")
-    desc = _desc(operator, spec.get("desc", spec.get("Desc")), f"{where}.desc")
+    desc = desc_of(operator, spec.get("desc", spec.get("Desc")), f"{where}.desc")
     inputs, outputs = _bind_points(desc, Role.INPUT), _bind_points(desc, Role.OUTPUT)
     for point in inputs:
         if point.owned and not all(t is not None and t.flags for t in point.tensors):

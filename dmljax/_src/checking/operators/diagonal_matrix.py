@@ -11,7 +11,6 @@ import jax.numpy as jnp
 
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.dtypes import DataType
 from dmljax._src.ops.diagonal_matrix import (
@@ -20,15 +19,6 @@ from dmljax._src.ops.diagonal_matrix import (
     diagonal_matrix,
 )
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> DiagonalMatrixOperatorDesc:
-    attrs = e["attrs"]
-    return DiagonalMatrixOperatorDesc(
-        output_tensor=tensor_desc_of(e["expected"]),
-        offset=attrs["Offset"],
-        value=attrs["Value"],
-    )
 
 
 def _doc_example_face(example: Any) -> jax.Array:
@@ -85,7 +75,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     DIAGONAL_MATRIX,
-    doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     bench=_bench,
 )

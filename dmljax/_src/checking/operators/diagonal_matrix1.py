@@ -13,25 +13,10 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
-from dmljax._src.dtypes import DataType
 from dmljax._src.ops.diagonal_matrix import diagonal_matrix
 from dmljax._src.ops.diagonal_matrix1 import DIAGONAL_MATRIX1, DiagonalMatrix1OperatorDesc
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> DiagonalMatrix1OperatorDesc:
-    attrs = e["attrs"]
-    given = e["inputs"].get("InputTensor")
-    return DiagonalMatrix1OperatorDesc(
-        input_tensor=None if given is None else tensor_desc_of(given),
-        output_tensor=tensor_desc_of(e["expected"]),
-        value_data_type=DataType[attrs["ValueDataType"]],
-        value=attrs["Value"],
-        diagonal_fill_begin=attrs["DiagonalFillBegin"],
-        diagonal_fill_end=attrs["DiagonalFillEnd"],
-    )
 
 
 def _doc_example_face(example: Any) -> jax.Array:
@@ -107,7 +92,6 @@ def _tril_desc(tensor: TensorDesc) -> DiagonalMatrix1OperatorDesc:
 
 CHECKS = OperatorChecks(
     DIAGONAL_MATRIX1,
-    doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

@@ -13,20 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.gather import GATHER, GatherOperatorDesc, gather
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> GatherOperatorDesc:
-    return GatherOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-        index_dimensions=e["attrs"]["IndexDimensions"],
-    )
 
 
 def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
@@ -96,7 +85,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     GATHER,
-    doc_example=_doc_example,
     sweep=_sweep,
     bench=_bench,
 )

@@ -13,7 +13,6 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.gather_elements import (
     GATHER_ELEMENTS,
@@ -21,15 +20,6 @@ from dmljax._src.ops.gather_elements import (
     gather_elements,
 )
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> GatherElementsOperatorDesc:
-    return GatherElementsOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
 
 
 def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
@@ -92,7 +82,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     GATHER_ELEMENTS,
-    doc_example=_doc_example,
     sweep=_sweep,
     bench=_bench,
 )

@@ -13,26 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.gather_nd import GATHER_ND, GatherNdOperatorDesc, desc_layout, gather_nd
-from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def gather_nd_doc_example(e: Entry) -> Any:
-    """The desc of a GATHER_ND or GATHER_ND1 doc example (GATHER_ND1 when it has a batch)."""
-    attrs = e["attrs"]
-    fields: dict[str, Any] = dict(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        input_dimension_count=attrs["InputDimensionCount"],
-        indices_dimension_count=attrs["IndicesDimensionCount"],
-    )
-    if "BatchDimensionCount" in attrs:
-        return GatherNd1OperatorDesc(**fields, batch_dimension_count=attrs["BatchDimensionCount"])
-    return GatherNdOperatorDesc(**fields)
 
 
 def gather_nd_doc_example_face(example: Any) -> jax.Array:
@@ -135,7 +118,6 @@ def gather_nd_bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     GATHER_ND,
-    doc_example=gather_nd_doc_example,
     doc_example_face=gather_nd_doc_example_face,
     sweep=gather_nd_sweep,
     bench=gather_nd_bench,

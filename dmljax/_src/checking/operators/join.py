@@ -13,18 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.join import JOIN, JoinOperatorDesc, join
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> JoinOperatorDesc:
-    return JoinOperatorDesc(
-        input_tensors=tuple(tensor_desc_of(tensor) for tensor in e["inputs"].values()),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
 
 
 def _doc_example_face(example: Any) -> jax.Array:
@@ -87,7 +78,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     JOIN,
-    doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

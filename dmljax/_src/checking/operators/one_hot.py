@@ -13,19 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.one_hot import ONE_HOT, OneHotOperatorDesc, one_hot
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> OneHotOperatorDesc:
-    return OneHotOperatorDesc(
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        values_tensor=tensor_desc_of(e["inputs"]["ValuesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
 
 
 def _doc_example_face(example: Any) -> jax.Array:
@@ -116,7 +106,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     ONE_HOT,
-    doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

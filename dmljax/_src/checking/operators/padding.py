@@ -13,22 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.padding import PADDING, PaddingMode, PaddingOperatorDesc, pad
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> PaddingOperatorDesc:
-    attrs = e["attrs"]
-    return PaddingOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        padding_mode=attrs["PaddingMode"],
-        padding_value=attrs.get("PaddingValue", 0.0),
-        start_padding=tuple(attrs["StartPadding"]),
-        end_padding=tuple(attrs["EndPadding"]),
-    )
 
 
 def doc_example_face(example: Any) -> jax.Array:
@@ -120,7 +107,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     PADDING,
-    doc_example=_doc_example,
     doc_example_face=doc_example_face,
     sweep=_sweep,
     bench=_bench,

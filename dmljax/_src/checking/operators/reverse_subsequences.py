@@ -14,7 +14,6 @@ from jax import lax
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.reverse_subsequences import (
     REVERSE_SUBSEQUENCES,
@@ -22,15 +21,6 @@ from dmljax._src.ops.reverse_subsequences import (
     reverse_subsequences,
 )
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> ReverseSubsequencesOperatorDesc:
-    return ReverseSubsequencesOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        sequence_lengths_tensor=tensor_desc_of(e["inputs"]["SequenceLengthsTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
 
 
 def _doc_example_face(example: Any) -> jax.Array:
@@ -119,7 +109,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     REVERSE_SUBSEQUENCES,
-    doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

@@ -14,20 +14,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.scatter import SCATTER, ScatterOperatorDesc, scatter
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> ScatterOperatorDesc:
-    return ScatterOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        indices_tensor=tensor_desc_of(e["inputs"]["IndicesTensor"]),
-        updates_tensor=tensor_desc_of(e["inputs"]["UpdatesTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        axis=e["attrs"]["Axis"],
-    )
 
 
 def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
@@ -177,7 +166,6 @@ CHECKS = OperatorChecks(
     # twice and shows the last update winning: only deterministic=True promises that on
     # every backend.
     doc_example_options={"deterministic": True},
-    doc_example=_doc_example,
     sweep=_sweep,
     bench=_bench,
 )

@@ -13,20 +13,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.slice1 import SLICE1, Slice1OperatorDesc, slice1
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> Slice1OperatorDesc:
-    return Slice1OperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        input_window_offsets=tuple(e["attrs"]["InputWindowOffsets"]),
-        input_window_sizes=tuple(e["attrs"]["InputWindowSizes"]),
-        input_window_strides=tuple(e["attrs"]["InputWindowStrides"]),
-    )
 
 
 def _window(rng: np.random.Generator, dim: int) -> tuple[int, int, int, int]:
@@ -130,7 +119,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     SLICE1,
-    doc_example=_doc_example,
     sweep=_sweep,
     bench=_bench,
 )

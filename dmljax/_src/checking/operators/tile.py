@@ -14,18 +14,9 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import OperatorChecks
 from dmljax._src.ops.tile import TILE, TileOperatorDesc, tile
 from dmljax._src.tensor_desc import TensorDesc
-
-
-def _doc_example(e: Entry) -> TileOperatorDesc:
-    return TileOperatorDesc(
-        input_tensor=tensor_desc_of(e["inputs"]["InputTensor"]),
-        output_tensor=tensor_desc_of(e["expected"]),
-        repeats=tuple(e["attrs"]["Repeats"]),
-    )
 
 
 def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
@@ -90,7 +81,6 @@ def _bench() -> list[Case | EagerCase]:
 
 CHECKS = OperatorChecks(
     TILE,
-    doc_example=_doc_example,
     sweep=_sweep,
     bench=_bench,
 )

@@ -18,6 +18,7 @@ from dmljax._src.compile import (
     CompiledOperator as CompiledOperator,
     compile_operator as compile_operator,
 )
+from dmljax._src.contract import Operator as Operator
 from dmljax._src.dtypes import DataType as DataType
 from dmljax._src.dxdispatch import (
     DxDispatchModel as DxDispatchModel,
@@ -35,7 +36,6 @@ from dmljax._src.graph import (
     compile_graph as compile_graph,
 )
 from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
-from dmljax._src.operator import Operator as Operator
 from dmljax._src.ops import OPERATORS as OPERATORS
 from dmljax._src.ops.diagonal_matrix import (
     DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,

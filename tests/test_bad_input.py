@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src import operator as contract
+from dmljax._src import contract
 
 T = dml.DataType
 FL = dml.FeatureLevel

@@ -164,7 +164,7 @@ def test_eager_case_faces_agree_on_tiny_operands(case):
 
 
 def test_every_eager_case_of_an_operator_with_indices_times_numpy_indices():
-    from dmljax._src.operator import Indices
+    from dmljax._src.face import Indices
 
     with_indices = {
         op.name.removeprefix("DML_OPERATOR_")

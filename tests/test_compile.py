@@ -120,7 +120,7 @@ def test_each_desc_type_declares_the_arrays_its_compiled_operator_takes_and_retu
 
     from jax.typing import ArrayLike
 
-    from dmljax._src.operator import Role, tensor_fields
+    from dmljax._src.contract import Role, tensor_fields
     from dmljax._src.ops.join import JoinOperatorDesc
 
     for operator in dml.OPERATORS:

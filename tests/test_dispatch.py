@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.operator import Dispatch, is_concrete_array
+from dmljax._src.face import Dispatch, is_concrete_array
 from dmljax.errors import InvalidArgumentError
 from tests import helpers
 
@@ -82,7 +82,7 @@ def test_both_spellings_of_an_axis_share_one_program():
 
 
 def test_common_numpy_arrays_take_the_fast_path():
-    from dmljax._src.operator import Data, FunctionalFace, Indices
+    from dmljax._src.face import Data, FunctionalFace, Indices
     from dmljax.errors import NarrowedIndicesWarning
 
     slow: list[str] = []

@@ -18,7 +18,7 @@ import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.bench import plot
 from dmljax._src.checking import doc_examples
-from dmljax._src.operator import Indices
+from dmljax._src.face import Indices
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)

@@ -11,8 +11,8 @@ import pytest
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples
+from dmljax._src.contract import Role, bound_tensors, tensor_fields
 from dmljax._src.dxdispatch.json_model import pascal_case
-from dmljax._src.operator import Role, bound_tensors, tensor_fields
 
 MODELS = pathlib.Path(__file__).parent / "data" / "dxdispatch"
 InvalidArgumentError = dml.errors.InvalidArgumentError

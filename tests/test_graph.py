@@ -15,8 +15,8 @@ from hypothesis import given, strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
+from dmljax._src.contract import Role
 from dmljax._src.graph import _slots
-from dmljax._src.operator import Role
 
 F32, I32, U8 = dml.DataType.FLOAT32, dml.DataType.INT32, dml.DataType.UINT8
 InvalidArgumentError = dml.errors.InvalidArgumentError

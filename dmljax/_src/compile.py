@@ -1,10 +1,10 @@
 """``compile_operator``: DirectML's ``CompileOperator`` for JAX, and ``CompiledOperator``.
 
-``compile_operator`` finds the desc's :class:`~dmljax._src.operator.Operator`
+``compile_operator`` finds the desc's :class:`~dmljax._src.contract.Operator`
 in :data:`dmljax.OPERATORS`, runs every check once per (desc, feature level)
 and caches the result, so a second call with an equal desc costs nothing. The
 result calls its jitted lowering through the same
-:class:`~dmljax._src.operator.Dispatch` as the functional faces.
+:class:`~dmljax._src.face.Dispatch` as the functional faces.
 """
 
 from __future__ import annotations
@@ -18,10 +18,7 @@ from jax.core import Tracer
 from jax.typing import ArrayLike
 
 from dmljax._src.arguments import native_byte_order
-from dmljax._src.dtypes import require_x64, x64_enabled
-from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.operator import (
-    Dispatch,
+from dmljax._src.contract import (
     Inputs,
     Lowering,
     LoweringOptions,
@@ -31,6 +28,9 @@ from dmljax._src.operator import (
     Role,
     bound_tensors,
 )
+from dmljax._src.dtypes import require_x64, x64_enabled
+from dmljax._src.face import Dispatch
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops import OPERATORS
 from dmljax._src.rules import check_bound_array, require_fits_memory
 from dmljax._src.strides import (

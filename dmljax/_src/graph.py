@@ -28,9 +28,9 @@ import numpy as np
 from jax import lax
 
 from dmljax._src.compile import compile_checked, through_buffers
+from dmljax._src.contract import LoweringOptions, OperatorDesc, Role, tensor_fields
 from dmljax._src.dtypes import x64_enabled
 from dmljax._src.feature_levels import FeatureLevel
-from dmljax._src.operator import LoweringOptions, OperatorDesc, Role, tensor_fields
 from dmljax._src.rules import check_bound_array
 from dmljax._src.strides import check_buffer_array
 from dmljax._src.tensor_desc import TensorDesc, TensorFlags

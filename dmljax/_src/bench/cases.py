@@ -22,7 +22,7 @@ from jax.typing import ArrayLike
 import dmljax as dml
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking.operators import all_checks
-from dmljax._src.operator import OperatorDesc
+from dmljax._src.contract import OperatorDesc
 
 __all__ = ["OPERATORS", "all_cases", "graph_cases", "six_node_graph", "strided_cases"]
 

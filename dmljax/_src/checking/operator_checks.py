@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dmljax._src.operator import Operator
+from dmljax._src.contract import Operator
 
 __all__ = ["OperatorChecks"]
 

@@ -13,6 +13,7 @@ import jax
 import numpy as np
 
 from dmljax._src.compile import compile_operator
+from dmljax._src.contract import Operator, Role, tensor_fields
 from dmljax._src.dtypes import DataType
 from dmljax._src.dxdispatch.json_model import (
     enum_name,
@@ -31,7 +32,6 @@ from dmljax._src.graph import (
     compile_graph,
     one_node_graph,
 )
-from dmljax._src.operator import Operator, Role, tensor_fields
 from dmljax._src.ops import OPERATORS
 from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import InvalidArgumentError

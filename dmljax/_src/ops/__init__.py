@@ -4,7 +4,7 @@ Adding an operator is one module here (see the docs page "Adding an operator")
 and one line below.
 """
 
-from dmljax._src.operator import Operator
+from dmljax._src.contract import Operator
 from dmljax._src.ops.diagonal_matrix import DIAGONAL_MATRIX
 from dmljax._src.ops.diagonal_matrix1 import DIAGONAL_MATRIX1
 from dmljax._src.ops.gather import GATHER

@@ -23,9 +23,10 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
     dtypes,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     rules,
     scalars,
 )
@@ -247,24 +248,24 @@ def _checked_generated(
     )
 
 
-DIAGONAL_MATRIX_FACE = contract.FunctionalFace(
+DIAGONAL_MATRIX_FACE = faces.FunctionalFace(
     diagonal_matrix,
     _checked_diagonal,
-    contract.Data("x"),
-    contract.Number("value"),
-    contract.Int("fill_begin"),
-    contract.Int("fill_end"),
+    faces.Data("x"),
+    faces.Number("value"),
+    faces.Int("fill_begin"),
+    faces.Int("fill_end"),
 )
 """The face of an array ``x`` (DIAGONAL_MATRIX1's, with an input tensor)."""
 
-_GENERATED_FACE = contract.FunctionalFace(
+_GENERATED_FACE = faces.FunctionalFace(
     diagonal_matrix,
     _checked_generated,
-    contract.IntTuple("x.shape"),
-    contract.DType("x.dtype"),
-    contract.Number("value"),
-    contract.Int("fill_begin"),
-    contract.Int("fill_end"),
+    faces.IntTuple("x.shape"),
+    faces.DType("x.dtype"),
+    faces.Number("value"),
+    faces.Int("fill_begin"),
+    faces.Int("fill_end"),
 )
 
 

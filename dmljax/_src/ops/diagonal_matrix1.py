@@ -15,8 +15,8 @@ import jax
 from jax.typing import ArrayLike
 
 from dmljax._src import (
+    contract,
     feature_levels as fl,
-    operator as contract,
     rules,
     scalars,
 )

@@ -18,8 +18,9 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import (
+    contract,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     reductions,
     rules,
 )
@@ -44,7 +45,7 @@ class GatherOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike])
     are ``input[:axis] ++ indices[N-k:] ++ input[axis+1:]`` right-aligned to
     ``N``, dropping only leading 1s; the output has the input's data type.
 
-    contract.Indices: signed negatives count from the end of ``axis`` from FL 3_0 (when
+    faces.Indices: signed negatives count from the end of ``axis`` from FL 3_0 (when
     signed index types appear); out-of-range indices clamp to ``[0, dim - 1]``.
     FL 1_0: 4-D FLOAT32/FLOAT16 with UINT32 indices; 2_1: integer data;
     3_0: 1 to 8 dimensions, INT32/INT64/UINT32/UINT64 indices; 4_1: 64-bit data.
@@ -214,12 +215,12 @@ def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
     return gather_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_GATHER_FACE = contract.FunctionalFace(
+_GATHER_FACE = faces.FunctionalFace(
     gather,
     _checked_gather,
-    contract.Data("x"),
-    contract.Indices("indices"),
-    contract.Axis(),
+    faces.Data("x"),
+    faces.Indices("indices"),
+    faces.Axis(),
     keys=True,
 )
 

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices, wraps_negative_indices
@@ -138,12 +138,12 @@ def _checked_gather_elements(x: jax.Array, indices: jax.Array, axis: int) -> jax
     return gather_elements_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
-_GATHER_ELEMENTS_FACE = contract.FunctionalFace(
+_GATHER_ELEMENTS_FACE = faces.FunctionalFace(
     gather_elements,
     _checked_gather_elements,
-    contract.Data("x"),
-    contract.Indices("indices"),
-    contract.Axis(),
+    faces.Data("x"),
+    faces.Indices("indices"),
+    faces.Axis(),
     keys=True,
 )
 

@@ -19,7 +19,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, reductions
+from dmljax._src import contract, face as faces, feature_levels as fl, reductions
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices, wraps_negative_indices
@@ -194,12 +194,12 @@ def _checked_gather_nd(x: jax.Array, indices: jax.Array, batch_dims: int) -> jax
     return gather_nd_lowering(x, indices, batch=batch_dims, wrap_negative=True)
 
 
-_GATHER_ND_FACE = contract.FunctionalFace(
+_GATHER_ND_FACE = faces.FunctionalFace(
     gather_nd,
     _checked_gather_nd,
-    contract.Data("x"),
-    contract.Indices("indices"),
-    contract.Int("batch_dims"),
+    faces.Data("x"),
+    faces.Indices("indices"),
+    faces.Int("batch_dims"),
     keys=True,
 )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import jax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract
+from dmljax._src import contract, feature_levels as fl
 from dmljax._src.arguments import static_int
 from dmljax._src.ops.gather_nd import (
     gather_nd_output_sizes,

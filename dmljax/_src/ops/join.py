@@ -15,7 +15,7 @@ import jax
 import numpy as np
 from jax.typing import ArrayLike
 
-from dmljax._src import bitwise, feature_levels as fl, operator as contract
+from dmljax._src import bitwise, contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import normalize_axis, static_int
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -194,8 +194,8 @@ def _checked_join(arrays: tuple[jax.Array, ...], axis: int) -> jax.Array:
     return join_lowering(*arrays, axis=normalized)
 
 
-_JOIN_FACE = contract.FunctionalFace(
-    join, _checked_join, contract.Arrays("arrays"), contract.Axis(of_first=True), keys=True
+_JOIN_FACE = faces.FunctionalFace(
+    join, _checked_join, faces.Arrays("arrays"), faces.Axis(of_first=True), keys=True
 )
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import bitwise, feature_levels as fl, operator as contract
+from dmljax._src import bitwise, contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import static_int
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -207,13 +207,13 @@ def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: in
     )
 
 
-_ONE_HOT_FACE = contract.FunctionalFace(
+_ONE_HOT_FACE = faces.FunctionalFace(
     one_hot,
     _checked_one_hot,
-    contract.Indices("indices"),
-    contract.Data("values"),
-    contract.Int("depth"),
-    contract.Int("axis"),
+    faces.Indices("indices"),
+    faces.Data("values"),
+    faces.Int("depth"),
+    faces.Int("axis"),
     keys=True,
 )
 

@@ -24,9 +24,10 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
     dtypes,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     scalars,
 )
 from dmljax._src.arguments import (
@@ -496,18 +497,18 @@ def _checked_pad(
     )
 
 
-_PAD_FACE = contract.FunctionalFace(
+_PAD_FACE = faces.FunctionalFace(
     pad,
     _checked_pad,
-    contract.Data("x"),
-    contract.IntTuple("start_padding", per_dimension_of=(0, "x")),
-    contract.IntTuple("end_padding", per_dimension_of=(0, "x")),
-    contract.Choice(
+    faces.Data("x"),
+    faces.IntTuple("start_padding", per_dimension_of=(0, "x")),
+    faces.IntTuple("end_padding", per_dimension_of=(0, "x")),
+    faces.Choice(
         "mode",
         _MODE_NAMES,
         aliases=(("reflect", "reflection"), *((m, m.function_name) for m in PaddingMode)),
     ),
-    contract.Number("value"),
+    faces.Number("value"),
     keys=lambda s: s["mode"] != "constant",
 )
 

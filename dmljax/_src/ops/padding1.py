@@ -12,7 +12,7 @@ from typing import Any
 import jax
 from jax.typing import ArrayLike
 
-from dmljax._src import operator as contract, scalars
+from dmljax._src import contract, scalars
 from dmljax._src.arguments import static_int_tuple, static_number
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL

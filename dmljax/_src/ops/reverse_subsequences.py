@@ -17,7 +17,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract
+from dmljax._src import contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices
@@ -164,12 +164,12 @@ def _checked_reverse(x: jax.Array, lengths: jax.Array, axis: int) -> jax.Array:
     return reverse_subsequences_lowering(x, lengths, axis=axis)
 
 
-_REVERSE_FACE = contract.FunctionalFace(
+_REVERSE_FACE = faces.FunctionalFace(
     reverse_subsequences,
     _checked_reverse,
-    contract.Data("x"),
-    contract.Indices("lengths"),
-    contract.Axis("axis"),
+    faces.Data("x"),
+    faces.Indices("lengths"),
+    faces.Axis("axis"),
     keys=True,
 )
 

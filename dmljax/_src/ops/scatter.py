@@ -23,9 +23,10 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
     dtypes,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     rules,
 )
 from dmljax._src.arguments import static_int
@@ -346,15 +347,15 @@ def _checked_scatter(
     )
 
 
-_SCATTER_FACE = contract.FunctionalFace(
+_SCATTER_FACE = faces.FunctionalFace(
     scatter,
     _checked_scatter,
-    contract.Data("x"),
-    contract.Indices("indices"),
-    contract.Data("updates"),
-    contract.Axis(),
-    contract.Bool("deterministic"),
-    contract.Choice("reduction", REDUCTIONS),
+    faces.Data("x"),
+    faces.Indices("indices"),
+    faces.Data("updates"),
+    faces.Axis(),
+    faces.Bool("deterministic"),
+    faces.Choice("reduction", REDUCTIONS),
     keys=lambda s: s["reduction"] == "none",
 )
 

@@ -26,9 +26,10 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
     dtypes,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     rules,
 )
 from dmljax._src.arguments import static_int
@@ -340,14 +341,14 @@ def _checked_scatter_nd(
     )
 
 
-_SCATTER_ND_FACE = contract.FunctionalFace(
+_SCATTER_ND_FACE = faces.FunctionalFace(
     scatter_nd,
     _checked_scatter_nd,
-    contract.Data("x"),
-    contract.Indices("indices"),
-    contract.Data("updates"),
-    contract.Choice("reduction", REDUCTIONS),
-    contract.Bool("deterministic"),
+    faces.Data("x"),
+    faces.Indices("indices"),
+    faces.Data("updates"),
+    faces.Choice("reduction", REDUCTIONS),
+    faces.Bool("deterministic"),
     keys=lambda s: s["reduction"] == "none",
 )
 

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src import contract, feature_levels as fl, rules
 from dmljax._src.arguments import require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL

@@ -17,7 +17,7 @@ import jax
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract, rules
+from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.tensor_desc import TensorDesc
@@ -301,14 +301,14 @@ def _checked_slice1(
     return slice1_lowering(x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=out)
 
 
-_SLICE1_FACE = contract.FunctionalFace(
+_SLICE1_FACE = faces.FunctionalFace(
     slice1,
     _checked_slice1,
-    contract.Data("x"),
-    contract.IntTuple("offsets", per_dimension_of=(0, "x")),
-    contract.IntTuple("sizes", per_dimension_of=(0, "x")),
-    contract.IntTuple("strides", per_dimension_of=(0, "x")),
-    contract.IntTuple("output_sizes", optional=True),
+    faces.Data("x"),
+    faces.IntTuple("offsets", per_dimension_of=(0, "x")),
+    faces.IntTuple("sizes", per_dimension_of=(0, "x")),
+    faces.IntTuple("strides", per_dimension_of=(0, "x")),
+    faces.IntTuple("output_sizes", optional=True),
     keys=True,
 )
 

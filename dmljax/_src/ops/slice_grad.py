@@ -17,8 +17,9 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     rules,
 )
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
@@ -206,14 +207,14 @@ def _checked_slice_grad(
     )
 
 
-_SLICE_GRAD_FACE = contract.FunctionalFace(
+_SLICE_GRAD_FACE = faces.FunctionalFace(
     slice_grad,
     _checked_slice_grad,
-    contract.Data("dy"),
-    contract.IntTuple("input_sizes"),
-    contract.IntTuple("offsets"),
-    contract.IntTuple("sizes"),
-    contract.IntTuple("strides"),
+    faces.Data("dy"),
+    faces.IntTuple("input_sizes"),
+    faces.IntTuple("offsets"),
+    faces.IntTuple("sizes"),
+    faces.IntTuple("strides"),
 )
 
 

@@ -16,7 +16,7 @@ import jax
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import feature_levels as fl, operator as contract
+from dmljax._src import contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import normalize_axis, static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.ops.join import JOIN_AND_SPLIT_FIRST_TYPES, check_parts
@@ -162,9 +162,9 @@ def _checked_split(x: jax.Array, sizes: int | tuple[int, ...], axis: int) -> tup
     return split_lowering(x, sizes=sizes, axis=axis)
 
 
-_SPLIT_FACE = contract.FunctionalFace(
-    split, _checked_split, contract.Data("x"), contract.IntTuple("sizes", or_int=True),
-    contract.Axis(),
+_SPLIT_FACE = faces.FunctionalFace(
+    split, _checked_split, faces.Data("x"), faces.IntTuple("sizes", or_int=True),
+    faces.Axis(),
     keys=True,
 )  # fmt: skip
 

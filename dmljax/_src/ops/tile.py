@@ -19,8 +19,9 @@ from jax.typing import ArrayLike
 
 from dmljax._src import (
     bitwise,
+    contract,
+    face as faces,
     feature_levels as fl,
-    operator as contract,
     rules,
 )
 from dmljax._src.arguments import IntOrStaticInts, require_length, static_int_tuple
@@ -233,11 +234,11 @@ def _checked_tile(x: jax.Array, repeats: int | tuple[int, ...]) -> jax.Array:
     return tile_lowering(x, repeats=repeats)
 
 
-_TILE_FACE = contract.FunctionalFace(
+_TILE_FACE = faces.FunctionalFace(
     tile,
     _checked_tile,
-    contract.Data("x"),
-    contract.IntTuple("repeats", or_int=True, per_dimension_of=(0, "x")),
+    faces.Data("x"),
+    faces.IntTuple("repeats", or_int=True, per_dimension_of=(0, "x")),
     keys=True,
 )
 

@@ -215,3 +215,20 @@ def test_the_intersphinx_inventories_are_written_locally(tmp_path):
         header, _, compressed = data.partition(b"zlib.\n")
         assert header.startswith(b"# Sphinx inventory version 2\n")
         assert line in zlib.decompress(compressed).decode().splitlines()
+
+
+def test_the_readme_status_table_lists_every_operator_with_its_two_faces():
+    # GitHub shows the README without Sphinx, so its table is text: checked against the code.
+    readme = (DOCS.parent / "README.md").read_text()
+    status = readme[readme.index("## Status") :]
+    rows = re.findall(r"^\| `DML_(\w+)_OPERATOR_DESC`[^|]*\| `(\w+)` \| ([^|]*) \|$", status, re.M)
+    by_name = {f"DML_OPERATOR_{name}": (desc, face) for name, desc, face in rows}
+    assert sorted(by_name) == sorted(op.name for op in dml.OPERATORS)
+    for operator in dml.OPERATORS:
+        desc, face = by_name[operator.name]
+        assert desc == operator.desc_type.__name__
+        server = next(
+            op for op in dml.OPERATORS if op.name == (operator.served_by or operator.name)
+        )
+        assert server.function is not None
+        assert f"dml.{server.function.__name__}" in face, operator.name

@@ -1,4 +1,9 @@
+import ast
+import pathlib
+
 import dmljax as dml
+
+PACKAGE = pathlib.Path(dml.__file__).parent
 
 
 def test_all_names_exist_and_are_sorted():
@@ -20,3 +25,22 @@ def test_error_classes_have_docstrings_with_examples():
         doc = getattr(dml.errors, name).__doc__
         assert doc, name
         assert ">>>" in doc, f"dmljax.errors.{name} has no example in its docstring"
+
+
+def test_every_operator_module_is_in_operators_and_every_operator_is_exported():
+    # An Operator declared in an ops module but missing from OPERATORS would be invisible
+    # to compile_operator, the docs, the selftest and the conformance suite.
+    declared = set()
+    for path in sorted((PACKAGE / "_src" / "ops").glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and ast.unparse(node.value.func) == "contract.Operator"
+            ):
+                declared.add(node.value.args[0].value)  # type: ignore[attr-defined]
+    assert declared == {operator.name for operator in dml.OPERATORS}
+    for operator in dml.OPERATORS:
+        assert getattr(dml, operator.desc_type.__name__) is operator.desc_type
+        if operator.function is not None:
+            assert getattr(dml, operator.function.__name__) is operator.function

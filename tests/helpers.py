@@ -17,6 +17,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import dmljax as dml
+from dmljax._src.checking.operators import all_checks
 
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
 DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)
@@ -140,3 +141,10 @@ def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, n
         for k in into:
             d_updates[t, k] = x[t] * np.prod(updates[into[into != k]])
     return d_x, d_updates
+
+
+def documented_data_types(name: str) -> list[dml.DataType]:
+    """The data types the latest row of an operator's page table allows for its data
+    tensors (the companion's restated table), e.g. ``"DML_OPERATOR_GATHER"``."""
+    table = all_checks()[name].documented_support
+    return sorted(table[max(table)][1], key=lambda t: t.value)

@@ -63,6 +63,8 @@ def missing_checks(
         gaps.append("a functional face without a sweep (OperatorChecks(sweep=...))")
     if operator.face is None and operator.served_by not in FACES:
         gaps.append(f"no face, and served_by {operator.served_by!r} names no operator with one")
+    if not checks.documented_support or checks.support_case is None:
+        gaps.append("no restated support table (documented_support= and support_case=)")
     benched = checks if operator.served_by is None else all_checks().get(operator.served_by)
     if benched is None or benched.bench is None:
         gaps.append("no bench case, neither its own nor its server's")
@@ -88,6 +90,7 @@ def test_an_operator_without_its_declarations_fails_the_completeness_check():
     assert missing_checks(tile, bare, []) == [
         "no doc example: the desc face is never run",
         "a functional face without a sweep (OperatorChecks(sweep=...))",
+        "no restated support table (documented_support= and support_case=)",
         "no bench case, neither its own nor its server's",
     ]
     complete = all_checks()["DML_OPERATOR_TILE"]
@@ -275,3 +278,114 @@ def test_the_face_passes_check_grads_to_order_2(name, seed):
     with jax.enable_x64(True):
         primals = tuple(jnp.asarray(args[i], jnp.float64) for i in case.linear_argnums)
         check_grads(f, primals, order=2, modes=("fwd", "rev"))
+
+
+# --- Support tables: the page's, restated in the companion, at every feature level -------------
+
+DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)
+TABLED = sorted(name for name, checks in all_checks().items() if checks.documented_support)
+
+
+def _band_at(checks: OperatorChecks, level: dml.FeatureLevel) -> Any:
+    """The restated row in force at ``level``, or None before the operator's first."""
+    rows = [since for since in checks.documented_support if since <= level]
+    return checks.documented_support[max(rows)] if rows else None
+
+
+def _first_level(checks: OperatorChecks, after: dml.FeatureLevel, allows: Any) -> Any:
+    """The first restated row above ``after`` that ``allows``, or None."""
+    for since in sorted(checks.documented_support):
+        if since > after and allows(checks.documented_support[since]):
+            return since
+    return None
+
+
+def _levels(checks: OperatorChecks) -> list[dml.FeatureLevel]:
+    """Each level where the table changes, the one before the first, and the latest."""
+    levels = list(dml.FeatureLevel)
+    first = levels.index(min(checks.documented_support))
+    return sorted({*checks.documented_support, *levels[max(first - 1, 0) : first], levels[-1]})
+
+
+def _index_type_of(band: Any) -> dml.DataType:
+    return dml.DataType.UINT32 if band is None or band[2] is None else min(band[2], key=str)
+
+
+@pytest.mark.parametrize(
+    ("name", "level"),
+    [(name, level) for name in TABLED for level in _levels(all_checks()[name])],
+    ids=str,
+)
+def test_compile_operator_enforces_the_pages_support_table(name, level):
+    checks = all_checks()[name]
+    case = checks.support_case
+    assert case is not None
+    band = _band_at(checks, level)
+    f32 = dml.DataType.FLOAT32
+    with jax.enable_x64(True):
+        for rank in range(1, 9):
+            desc, _ = case(rank, f32, _index_type_of(band))
+            if band is None:
+                with pytest.raises(dml.errors.InvalidArgumentError) as e:
+                    dml.compile_operator(desc, feature_level=level)
+                assert e.value.field == "feature_level"
+                continue
+            (low, high), _, _ = band
+            if low <= rank <= high:
+                dml.compile_operator(desc, feature_level=level)
+                continue
+            with pytest.raises(dml.errors.InvalidArgumentError) as e:
+                dml.compile_operator(desc, feature_level=level)
+            assert e.value.field.endswith(".sizes"), e.value
+            later = _first_level(checks, level, lambda b, r=rank: b[0][0] <= r <= b[0][1])
+            assert e.value.hint == (
+                f"{rank} dimensions are supported from {later}." if later else None
+            )
+        if band is None:
+            return
+        rank = band[0][0]
+        for kind in (1, 2):  # the data tensors' types, then those of the other input
+            if band[kind] is None:
+                continue
+            for data_type in DATA_TYPES:
+                types = (data_type, _index_type_of(band)) if kind == 1 else (f32, data_type)
+                desc, _ = case(rank, *types)
+                if data_type in band[kind]:
+                    dml.compile_operator(desc, feature_level=level)
+                    continue
+                with pytest.raises(dml.errors.InvalidArgumentError) as e:
+                    dml.compile_operator(desc, feature_level=level)
+                assert e.value.field.endswith(".data_type"), e.value
+                assert e.value.given == str(data_type)
+                later = _first_level(
+                    checks, level, lambda b, k=kind, t=data_type: t in (b[k] or ())
+                )
+                if later is not None:
+                    assert e.value.hint == f"{data_type} is supported from {later}."
+
+
+@pytest.mark.parametrize("name", TABLED)
+def test_every_supported_type_and_rank_computes_what_float32_computes(name):
+    # Small integers move exactly in every type: each data type, index type and rank the
+    # latest row supports gives the FLOAT32 result of the same operator on the same values.
+    checks = all_checks()[name]
+    case = checks.support_case
+    assert case is not None
+    latest = checks.documented_support[max(checks.documented_support)]
+    (low, high), data_types, index_types = latest
+    f32, index = dml.DataType.FLOAT32, _index_type_of(latest)
+
+    def run(rank: int, data_type: dml.DataType, index_type: dml.DataType) -> list[np.ndarray]:
+        desc, inputs = case(rank, data_type, index_type)
+        out = dml.compile_operator(desc, deterministic=True)(*inputs)
+        return [np.asarray(y).astype(np.float64) for y in jax.tree.leaves(out)]
+
+    with jax.enable_x64(True):
+        for rank in range(low, high + 1):
+            want = run(rank, f32, index)
+            if rank != low:
+                continue
+            for data_type in sorted(data_types, key=str):
+                chex.assert_trees_all_equal(run(rank, data_type, index), want)
+            for index_type in sorted(index_types or (), key=str):
+                chex.assert_trees_all_equal(run(rank, f32, index_type), want)

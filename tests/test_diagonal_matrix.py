@@ -13,7 +13,6 @@ from dmljax._src.checking import doc_examples, reference
 from tests import helpers
 
 T = dml.DataType
-FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -124,35 +123,6 @@ def test_diagonal_matrix1_holds_its_value_exactly():
 
 
 _TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-# The pages' tables, restated: (dimension counts, data types) from each level.
-DIAGONAL_SUPPORT = {FL.FL_2_0: ((4, 4), {T.FLOAT32, T.FLOAT16}), FL.FL_2_1: ((4, 4), _TYPES_8_32)}
-DIAGONAL1_SUPPORT = {FL.FL_5_1: ((2, 4), _TYPES_8_32 | {T.FLOAT64, T.INT64, T.UINT64})}
-
-
-@pytest.mark.parametrize(
-    "level", [FL.FL_1_0, FL.FL_2_0, FL.FL_2_1, FL.FL_5_0, FL.FL_5_1, FL.LATEST]
-)
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_and_ranks_per_feature_level(level, data_type):
-    with jax.enable_x64(True):
-        for rank in (1, 2, 3, 4, 5, 8):
-            sizes = (1,) * (rank - 2) + (2, 2) if rank >= 2 else (2,)
-            for support, desc, first in (
-                (DIAGONAL_SUPPORT, diagonal_desc(sizes, 0, 1.0, data_type), "FL_2_0"),
-                (DIAGONAL1_SUPPORT, diagonal1_desc(sizes, 0, 1, 1, data_type, False), "FL_5_1"),
-            ):
-                bands = [band for band in support if band <= level]
-                if not bands:
-                    with pytest.raises(InvalidArgumentError, match=first):
-                        dml.compile_operator(desc, feature_level=level)
-                    continue
-                (low, high), types = support[max(bands)]
-                if low <= rank <= high and data_type in types:
-                    out = dml.compile_operator(desc, feature_level=level)()
-                    assert out.reshape(-1).tolist() == [1, 0, 0, 1]
-                else:
-                    with pytest.raises(InvalidArgumentError):
-                        dml.compile_operator(desc, feature_level=level)
 
 
 # --- Against the reference, on both faces ---------------------------------------------------------
@@ -191,7 +161,7 @@ def test_functional_face_equals_the_reference(case, dtype, generated, rng):
     np.testing.assert_array_equal(np.asarray(actual).view(np.uint8), expected.view(np.uint8))
 
 
-DESC_DATA_TYPES = tuple(sorted(DIAGONAL1_SUPPORT[FL.FL_5_1][1]))
+DESC_DATA_TYPES = tuple(helpers.documented_data_types("DML_OPERATOR_DIAGONAL_MATRIX1"))
 
 
 @hypothesis.given(matrices(2, 4), st.sampled_from(DESC_DATA_TYPES), st.booleans(), helpers.seeds())

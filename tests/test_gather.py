@@ -159,66 +159,7 @@ def test_every_legal_index_dimensions_of_a_4d_gather():
             )
 
 
-# The support table of the GATHER page, restated per band: (ranks, data types, index types).
-_FLOATS = {T.FLOAT32, T.FLOAT16}
-_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
 _INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
-DOCUMENTED_SUPPORT = {
-    FL.FL_1_0: ((4, 4), _FLOATS, {T.UINT32}),
-    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
-    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
-}
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(level, data_type):
-    _, data_types, _ = DOCUMENTED_SUPPORT[level]
-    desc = gather_desc(data_type=data_type)
-    with jax.enable_x64(True):
-        if data_type in data_types:
-            x = helpers.random_array(np.random.default_rng(0), (1, 1, 3, 2), data_type.dtype)
-            indices = np.array([[[[2, 0, 1, 2]]]], np.uint32)
-            np.testing.assert_array_equal(
-                dml.compile_operator(desc, feature_level=level)(x, indices), x[:, :, [2, 0, 1, 2]]
-            )
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("index_type", helpers.DATA_TYPES)
-def test_index_types_per_feature_level(level, index_type):
-    _, _, index_types = DOCUMENTED_SUPPORT[level]
-    desc = gather_desc(index_type=index_type)
-    with jax.enable_x64(True):
-        if index_type in index_types:
-            dml.compile_operator(desc, feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "indices_tensor.data_type"
-            if index_type in _INDICES:
-                assert e.value.hint == f"{index_type} is supported from FL_3_0."
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("rank", range(1, 9))
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _, _ = DOCUMENTED_SUPPORT[level]
-    sizes = (1,) * (rank - 1) + (5,)
-    desc = gather_desc(input_sizes=sizes, indices_sizes=sizes, output_sizes=sizes, axis=rank - 1)
-    if low <= rank <= high:
-        op = dml.compile_operator(desc, feature_level=level)
-        indices = np.arange(5, dtype=np.uint32)[::-1].reshape(sizes)
-        x = np.arange(5, dtype=np.float32).reshape(sizes)
-        np.testing.assert_array_equal(op(x, indices), x[..., ::-1])
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
-            dml.compile_operator(desc, feature_level=level)
 
 
 def test_negative_indices_wrap_from_fl_3_0_and_unsigned_never_wrap():
@@ -305,7 +246,7 @@ def test_numpy_int64_indices_keep_their_meaning_without_x64():
 
 # --- Against the reference -----------------------------------------------------------------------
 
-GATHER_DATA_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
+GATHER_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_GATHER")
 
 
 @st.composite

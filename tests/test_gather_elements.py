@@ -83,58 +83,13 @@ def test_larger_axis_dimension_in_the_indices_is_allowed():
     assert op.output_desc.sizes == (1, 1, 5, 3)
 
 
-_TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
 _INDICES = set(helpers.DML_INDEX_TYPES)
-DOCUMENTED_SUPPORT = {
-    FL.FL_2_1: ((4, 4), _TYPES_8_32, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _TYPES_8_32, _INDICES),
-    FL.FL_4_1: ((1, 8), _TYPES_8_32 | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
-}
 
 
 def test_introduced_at_fl_2_1():
     with pytest.raises(InvalidArgumentError, match="FL_2_1 or higher") as e:
         dml.compile_operator(desc(), feature_level=FL.FL_2_0)
     assert e.value.field == "feature_level"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(level, data_type):
-    _, data_types, _ = DOCUMENTED_SUPPORT[level]
-    with jax.enable_x64(True):
-        if data_type in data_types:
-            dml.compile_operator(desc(data_type=data_type), feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc(data_type=data_type), feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("index_type", helpers.DATA_TYPES)
-def test_index_types_per_feature_level(level, index_type):
-    _, _, index_types = DOCUMENTED_SUPPORT[level]
-    with jax.enable_x64(True):
-        if index_type in index_types:
-            dml.compile_operator(desc(index_type=index_type), feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc(index_type=index_type), feature_level=level)
-            assert e.value.field == "indices_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("rank", [1, 3, 4, 5, 8])
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _, _ = DOCUMENTED_SUPPORT[level]
-    sizes = (1,) * (rank - 1) + (3,)
-    d = desc(input_sizes=sizes, indices_sizes=sizes, axis=rank - 1)
-    if low <= rank <= high:
-        dml.compile_operator(d, feature_level=level)
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
-            dml.compile_operator(d, feature_level=level)
 
 
 def test_negative_indices_wrap_from_fl_3_0_and_out_of_range_clamps():
@@ -186,7 +141,7 @@ def test_functional_face_refuses_an_empty_axis():
 
 # --- Against the reference ------------------------------------------------------------------------
 
-GATHER_ELEMENTS_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
+GATHER_ELEMENTS_TYPES = helpers.documented_data_types("DML_OPERATOR_GATHER_ELEMENTS")
 
 
 @st.composite

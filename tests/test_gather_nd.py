@@ -159,82 +159,7 @@ def test_rule_violations_name_the_field(kwargs, field, fragment):
     assert e.value.op == type(desc).__name__
 
 
-# The support tables of the two pages, restated per band (ranks, data types, index types); the
-# pages stop at FL 3_0, and the feature-level history adds 64-bit data at FL 4_1.
-_FLOATS = {T.FLOAT32, T.FLOAT16}
-_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
 _INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
-_SUPPORT = {
-    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
-    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
-}
-
-
-@pytest.mark.parametrize("batch", [None, 0])
-@pytest.mark.parametrize("level", [FL.FL_2_0, *_SUPPORT])
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(batch, level, data_type):
-    introduced = FL.FL_2_1 if batch is None else FL.FL_3_0
-    desc = nd_desc(
-        input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 4, 1), output_sizes=(1, 1, 4, 2),
-        batch_dimension_count=batch, data_type=data_type,
-    )  # fmt: skip
-    with jax.enable_x64(True):
-        if level < introduced:
-            with pytest.raises(InvalidArgumentError, match=f"introduced at {introduced}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "feature_level"
-        elif data_type in _SUPPORT[level][1]:
-            x = helpers.random_array(np.random.default_rng(0), (1, 1, 3, 2), data_type.dtype)
-            indices = np.array([2, 0, 1, 2], np.uint32).reshape(1, 1, 4, 1)
-            np.testing.assert_array_equal(
-                dml.compile_operator(desc, feature_level=level)(x, indices), x[:, :, [2, 0, 1, 2]]
-            )
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(_SUPPORT))
-@pytest.mark.parametrize("index_type", sorted(_INDICES))
-def test_index_types_per_feature_level(level, index_type):
-    desc = nd_desc(
-        input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 4, 1), output_sizes=(1, 1, 4, 2),
-        index_type=index_type,
-    )  # fmt: skip
-    with jax.enable_x64(True):
-        if index_type in _SUPPORT[level][2]:
-            dml.compile_operator(desc, feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match="supported from FL_3_0") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "indices_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(_SUPPORT))
-@pytest.mark.parametrize("rank", range(1, 9))
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _, _ = _SUPPORT[level]
-    # Five rows of one dimension, read back to front (one point when rank 1 leaves no room
-    # for positions).
-    count = 5 if rank > 1 else 1
-    input_sizes = (1,) * (rank - 1) + (5,)
-    indices_sizes = ((1,) * (rank - 2) + (5, 1)) if rank > 1 else (1,)
-    output_sizes = input_sizes if rank > 1 else (1,)
-    desc = nd_desc(
-        input_sizes=input_sizes, indices_sizes=indices_sizes, output_sizes=output_sizes,
-        input_dimension_count=1, indices_dimension_count=min(rank, 2),
-    )  # fmt: skip
-    if low <= rank <= high:
-        op = dml.compile_operator(desc, feature_level=level)
-        x = np.arange(5, dtype=np.float32).reshape(input_sizes)
-        indices = np.arange(count, dtype=np.uint32)[::-1].reshape(indices_sizes)
-        np.testing.assert_array_equal(op(x, indices).ravel(), np.arange(count)[::-1])
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
-            dml.compile_operator(desc, feature_level=level)
 
 
 def test_negative_coordinates_wrap_from_fl_3_0_and_unsigned_never_wrap():
@@ -314,7 +239,7 @@ def test_numpy_int64_indices_keep_their_meaning_without_x64():
 
 # --- Against the reference -----------------------------------------------------------------------
 
-DESC_DATA_TYPES = sorted(_SUPPORT[FL.FL_4_1][1])
+DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_GATHER_ND")
 
 
 @st.composite

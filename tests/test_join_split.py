@@ -79,51 +79,6 @@ def test_split_returns_every_output_of_the_page_at_once():
 
 # --- Feature levels ------------------------------------------------------------------------------
 
-_FIRST = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.UINT32, T.UINT16}
-_8 = {T.INT8, T.UINT8}
-_64 = {T.FLOAT64, T.INT64, T.UINT64}
-# The pages' tables, restated: (dimension counts, data types) from each level.
-JOIN_SUPPORT = {
-    FL.FL_1_0: ((4, 4), _FIRST),
-    FL.FL_2_1: ((4, 4), _FIRST | _8),
-    FL.FL_3_0: ((4, 5), _FIRST | _8),
-    FL.FL_4_1: ((1, 8), _FIRST | _8 | _64),
-}
-SPLIT_SUPPORT = {
-    FL.FL_1_0: ((4, 4), _FIRST),
-    FL.FL_2_1: ((4, 4), _FIRST | _8),
-    FL.FL_3_0: ((1, 8), _FIRST | _8),
-    FL.FL_4_1: ((1, 8), _FIRST | _8 | _64),
-}
-LEVELS = [FL.FL_1_0, FL.FL_2_1, FL.FL_3_0, FL.FL_3_1, FL.FL_4_1, FL.LATEST]
-
-
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-@pytest.mark.parametrize("op", ["join", "split"])
-def test_data_types_and_ranks_per_feature_level(level, data_type, op):
-    table = JOIN_SUPPORT if op == "join" else SPLIT_SUPPORT
-    (low, high), types = table[max(band for band in table if band <= level)]
-    build = join_desc if op == "join" else split_desc
-    rng = np.random.default_rng(0)
-    with jax.enable_x64(True):
-        for rank in (1, 2, 4, 5, 8):
-            desc = build((2,) * rank, rank - 1, (1, 2), data_type)
-            if low <= rank <= high and data_type in types:
-                compiled = dml.compile_operator(desc, feature_level=level)
-                whole = (2,) * (rank - 1) + (3,)
-                x = helpers.random_array(rng, whole, data_type.dtype)
-                if op == "join":
-                    parts = reference.split(x, (1, 2), axis=-1)
-                    np.testing.assert_array_equal(compiled(*parts), x)
-                else:
-                    for got, want in zip(compiled(x), reference.split(x, (1, 2), axis=-1),
-                                         strict=True):  # fmt: skip
-                        np.testing.assert_array_equal(got, want)
-            else:
-                with pytest.raises(InvalidArgumentError):
-                    dml.compile_operator(desc, feature_level=level)
-
 
 # --- Property tests against the reference ---------------------------------------------------------
 

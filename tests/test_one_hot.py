@@ -75,38 +75,6 @@ def test_rule_violations_name_the_field(kwargs, field, fragment):
 
 _FLOATS = {T.FLOAT32, T.FLOAT16}
 _TYPES_8_32 = _FLOATS | {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
-# The ONE_HOT page's table, restated: (dimension counts, value types, index types) per level.
-DOCUMENTED_SUPPORT = {
-    FL.FL_2_0: ((4, 4), _FLOATS, {T.UINT32}),
-    FL.FL_2_1: ((4, 4), _TYPES_8_32, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _TYPES_8_32, _INDICES),
-}
-
-
-@pytest.mark.parametrize("level", [FL.FL_1_0, FL.FL_2_0, FL.FL_2_1, FL.FL_3_0, FL.LATEST])
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_and_ranks_per_feature_level(level, data_type):
-    with jax.enable_x64(True):
-        for rank in (1, 2, 4, 5, 8):
-            for index_type in (T.UINT32, T.INT64, T.INT8):
-                ones = (1,) * (rank - 1)
-                desc = one_hot_desc((*ones, 1), (*ones, 2), (*ones, 3), rank - 1, data_type,
-                                    index_type)  # fmt: skip
-                bands = [band for band in DOCUMENTED_SUPPORT if band <= level]
-                if not bands:
-                    with pytest.raises(InvalidArgumentError, match="FL_2_0"):
-                        dml.compile_operator(desc, feature_level=level)
-                    continue
-                (low, high), types, index_types = DOCUMENTED_SUPPORT[max(bands)]
-                if low <= rank <= high and data_type in types and index_type in index_types:
-                    indices = np.full((*ones, 1), 2, index_type.dtype)
-                    values = np.array([0, 1], data_type.dtype).reshape((*ones, 2))
-                    out = dml.compile_operator(desc, feature_level=level)(indices, values)
-                    assert out.reshape(-1).tolist() == [0, 0, 1]
-                else:
-                    with pytest.raises(InvalidArgumentError):
-                        dml.compile_operator(desc, feature_level=level)
 
 
 def test_on_value_is_the_second_element_whatever_the_values_shape():

@@ -79,45 +79,6 @@ def test_the_modes_have_directmls_values_and_levels():
 
 # --- Feature levels ------------------------------------------------------------------------------
 
-_FLOATS = {T.FLOAT32, T.FLOAT16}
-_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-_64 = {T.FLOAT64, T.INT64, T.UINT64}
-# The PADDING page's table, restated: (dimension counts, data types) from each level.
-DOCUMENTED_SUPPORT = {
-    FL.FL_1_0: ((4, 5), _FLOATS),
-    FL.FL_2_1: ((4, 5), _FLOATS | _INTS),
-    FL.FL_3_1: ((1, 8), _FLOATS | _INTS),
-    FL.FL_5_0: ((1, 8), _FLOATS | _INTS | _64),
-}
-
-
-def _documented(level):
-    return DOCUMENTED_SUPPORT[max(band for band in DOCUMENTED_SUPPORT if band <= level)]
-
-
-LEVELS = [FL.FL_1_0, FL.FL_2_1, FL.FL_3_0, FL.FL_3_1, FL.FL_5_0, FL.LATEST]
-
-
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-@pytest.mark.parametrize("one", [False, True], ids=["PADDING", "PADDING1"])
-def test_data_types_and_ranks_per_feature_level(level, data_type, one):
-    (low, high), types = _documented(level)
-    with jax.enable_x64(True):
-        for rank in (1, 2, 4, 5, 8):
-            sizes = (2,) * rank
-            desc = padding_desc(sizes, (1,) * rank, (0,) * rank, data_type=data_type, one=one)
-            allowed = (not one or level >= FL.FL_5_0) and low <= rank <= high and data_type in types
-            if allowed:
-                x = helpers.random_array(np.random.default_rng(0), sizes, data_type.dtype)
-                out = dml.compile_operator(desc, feature_level=level)(x)
-                np.testing.assert_array_equal(
-                    out, reference.pad(x, (1,) * rank, (0,) * rank, mode="constant")
-                )
-            else:
-                with pytest.raises(InvalidArgumentError):
-                    dml.compile_operator(desc, feature_level=level)
-
 
 @pytest.mark.parametrize("mode", list(Mode))
 @pytest.mark.parametrize("one", [False, True], ids=["PADDING", "PADDING1"])

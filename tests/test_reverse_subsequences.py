@@ -12,7 +12,6 @@ from dmljax._src.checking import doc_examples, reference
 from tests import helpers
 
 T = dml.DataType
-FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
@@ -67,35 +66,6 @@ def test_rule_violations_name_the_field(kwargs, field, fragment):
 
 
 _TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-# The REVERSE_SUBSEQUENCES page's table, restated: (dimension counts, data types) per level.
-DOCUMENTED_SUPPORT = {
-    FL.FL_2_1: ((4, 4), _TYPES_8_32),
-    FL.FL_3_0: ((4, 5), _TYPES_8_32),
-    FL.FL_4_0: ((1, 8), _TYPES_8_32),
-}
-
-
-@pytest.mark.parametrize("level", [FL.FL_2_0, FL.FL_2_1, FL.FL_3_0, FL.FL_3_1, FL.FL_4_0])
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_and_ranks_per_feature_level(level, data_type):
-    with jax.enable_x64(True):
-        for rank in (1, 2, 4, 5, 8):
-            ones = (1,) * (rank - 1)
-            desc = reverse_desc((*ones, 3), (*ones, 1), rank - 1, data_type)
-            bands = [band for band in DOCUMENTED_SUPPORT if band <= level]
-            if not bands:
-                with pytest.raises(InvalidArgumentError, match="FL_2_1"):
-                    dml.compile_operator(desc, feature_level=level)
-                continue
-            (low, high), types = DOCUMENTED_SUPPORT[max(bands)]
-            if low <= rank <= high and data_type in types:
-                x = np.arange(3).astype(data_type.dtype).reshape((*ones, 3))
-                lengths = np.full((*ones, 1), 2, np.uint32)
-                out = dml.compile_operator(desc, feature_level=level)(x, lengths)
-                assert out.reshape(-1).tolist() == [1, 0, 2]
-            else:
-                with pytest.raises(InvalidArgumentError):
-                    dml.compile_operator(desc, feature_level=level)
 
 
 def test_lengths_beyond_the_axis_clamp():

@@ -133,60 +133,7 @@ def test_introduced_at_fl_2_0_not_at_fl_1_0():
 
 
 _FLOATS = {T.FLOAT32, T.FLOAT16}
-_TYPES_8_32 = _FLOATS | {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
 _INDICES = set(helpers.DML_INDEX_TYPES)
-DOCUMENTED_SUPPORT = {
-    FL.FL_2_0: ((4, 4), _FLOATS, {T.UINT32}),
-    FL.FL_2_1: ((4, 4), _TYPES_8_32, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _TYPES_8_32, _INDICES),
-    FL.FL_4_1: ((1, 8), _TYPES_8_32 | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
-}
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(level, data_type):
-    _, data_types, _ = DOCUMENTED_SUPPORT[level]
-    with jax.enable_x64(True):
-        if data_type in data_types:
-            op = dml.compile_operator(desc(data_type=data_type), feature_level=level)
-            rng = np.random.default_rng(0)
-            x = helpers.random_array(rng, (1, 1, 3, 3), data_type.dtype)
-            updates = helpers.random_array(rng, (1, 1, 2, 3), data_type.dtype)
-            indices = np.array([[[[2, 0, 1], [0, 2, 0]]]], np.uint32)
-            np.testing.assert_array_equal(
-                op(x, indices, updates), reference.scatter(x, indices, updates, axis=2)
-            )
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc(data_type=data_type), feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("index_type", helpers.DATA_TYPES)
-def test_index_types_per_feature_level(level, index_type):
-    _, _, index_types = DOCUMENTED_SUPPORT[level]
-    with jax.enable_x64(True):
-        if index_type in index_types:
-            dml.compile_operator(desc(index_type=index_type), feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc(index_type=index_type), feature_level=level)
-            assert e.value.field == "indices_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("rank", [1, 3, 4, 6, 8])
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _, _ = DOCUMENTED_SUPPORT[level]
-    sizes = (1,) * (rank - 1) + (3,)
-    d = desc(input_sizes=sizes, indices_sizes=sizes, axis=rank - 1)
-    if low <= rank <= high:
-        dml.compile_operator(d, feature_level=level)
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
-            dml.compile_operator(d, feature_level=level)
 
 
 def test_negative_indices_wrap_from_fl_3_0_and_out_of_range_updates_are_dropped():
@@ -297,7 +244,7 @@ def test_deterministic_must_be_a_bool():
 
 # --- Against the reference ------------------------------------------------------------------------
 
-SCATTER_TYPES = sorted(DOCUMENTED_SUPPORT[FL.FL_4_1][1])
+SCATTER_TYPES = helpers.documented_data_types("DML_OPERATOR_SCATTER")
 
 
 def targets_of(indices, axis, dim):

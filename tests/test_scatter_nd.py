@@ -141,82 +141,10 @@ def test_rule_violations_name_the_field(kwargs, field, fragment):
     assert e.value.op == "ScatterNdOperatorDesc"
 
 
-_FLOATS = {T.FLOAT32, T.FLOAT16}
-_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
 _INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
-# The page's table (FL 2_1 and 3_0); the feature-level history adds 64-bit data at FL 4_1.
-_SUPPORT = {
-    FL.FL_2_1: ((4, 4), _FLOATS | _INTS, {T.UINT32}),
-    FL.FL_3_0: ((1, 8), _FLOATS | _INTS, _INDICES),
-    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.FLOAT64, T.INT64, T.UINT64}, _INDICES),
-}
 _FOUR_D: dict[str, Any] = dict(
     input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 2, 1), updates_sizes=(1, 1, 2, 2)
 )
-
-
-@pytest.mark.parametrize("level", [FL.FL_2_0, *_SUPPORT])
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(level, data_type):
-    desc = nd_desc(**_FOUR_D, data_type=data_type)
-    with jax.enable_x64(True):
-        if level < FL.FL_2_1:
-            with pytest.raises(InvalidArgumentError, match="introduced at FL_2_1") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "feature_level"
-        elif data_type in _SUPPORT[level][1]:
-            rng = np.random.default_rng(0)
-            x = helpers.random_array(rng, (1, 1, 3, 2), data_type.dtype)
-            updates = helpers.random_array(rng, (1, 1, 2, 2), data_type.dtype)
-            indices = np.array([2, 0], np.uint32).reshape(1, 1, 2, 1)
-            expected = x.copy()
-            expected[:, :, [2, 0]] = updates
-            np.testing.assert_array_equal(
-                dml.compile_operator(desc, feature_level=level)(x, indices, updates), expected
-            )
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(_SUPPORT))
-@pytest.mark.parametrize("index_type", sorted(_INDICES))
-def test_index_types_per_feature_level(level, index_type):
-    desc = nd_desc(**_FOUR_D, index_type=index_type)
-    with jax.enable_x64(True):
-        if index_type in _SUPPORT[level][2]:
-            dml.compile_operator(desc, feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match="supported from FL_3_0") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "indices_tensor.data_type"
-
-
-@pytest.mark.parametrize("level", list(_SUPPORT))
-@pytest.mark.parametrize("rank", range(1, 9))
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _, _ = _SUPPORT[level]
-    count = 3 if rank > 1 else 1
-    input_sizes = (1,) * (rank - 1) + (5,)
-    indices_sizes = ((1,) * (rank - 2) + (3, 1)) if rank > 1 else (1,)
-    updates_sizes = ((1,) * (rank - 1) + (3,)) if rank > 1 else (1,)
-    desc = nd_desc(
-        input_sizes=input_sizes, indices_sizes=indices_sizes, updates_sizes=updates_sizes,
-        input_dimension_count=1, indices_dimension_count=min(rank, 2),
-    )  # fmt: skip
-    if low <= rank <= high:
-        op = dml.compile_operator(desc, feature_level=level)
-        x = np.zeros(input_sizes, np.float32)
-        targets = np.array([4, 0, 2][:count], np.uint32)
-        updates = np.arange(1, count + 1, dtype=np.float32)
-        out = op(x, targets.reshape(indices_sizes), updates.reshape(updates_sizes))
-        expected = np.zeros(5, np.float32)
-        expected[targets] = updates
-        np.testing.assert_array_equal(np.asarray(out).ravel(), expected)
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}"):
-            dml.compile_operator(desc, feature_level=level)
 
 
 def test_negative_coordinates_wrap_from_fl_3_0_and_out_of_range_tuples_are_dropped():
@@ -331,7 +259,7 @@ def test_the_element_scatter_error_for_row_indices_suggests_scatter_nd():
 
 # --- Against the reference -----------------------------------------------------------------------
 
-DESC_DATA_TYPES = sorted(_SUPPORT[FL.FL_4_1][1])
+DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_SCATTER_ND")
 
 
 def _unique_tuples(rng, positions, dims, dtype):

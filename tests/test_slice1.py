@@ -173,57 +173,11 @@ def test_slice_rule_violations_name_the_field(kwargs, field, fragment):
     assert e.value.op == "SliceOperatorDesc"
 
 
-_TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-_TYPES_64 = {T.FLOAT64, T.INT64, T.UINT64}
-SLICE1_SUPPORT = {
-    FL.FL_2_1: ((4, 5), _TYPES_8_32),
-    FL.FL_3_0: ((1, 8), _TYPES_8_32),
-    FL.FL_4_1: ((1, 8), _TYPES_8_32 | _TYPES_64),
-}
-SLICE_SUPPORT = {
-    FL.FL_1_0: ((4, 5), {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.UINT32, T.UINT16}),
-    FL.FL_2_1: ((4, 5), _TYPES_8_32),
-    FL.FL_3_0: ((1, 8), _TYPES_8_32),
-    FL.FL_4_1: ((1, 8), _TYPES_8_32 | _TYPES_64),
-}
-
-
 def test_slice1_needs_fl_2_1():
     with pytest.raises(InvalidArgumentError, match="FL_2_1 or higher") as e:
         dml.compile_operator(slice1_desc(), feature_level=FL.FL_1_0)
     assert e.value.field == "feature_level"
     assert "DML_OPERATOR_SLICE1 was introduced at FL_2_1" in str(e.value)
-
-
-@pytest.mark.parametrize(
-    ("desc_of", "support"), [(slice1_desc, SLICE1_SUPPORT), (slice_desc, SLICE_SUPPORT)]
-)
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(desc_of, support, data_type):
-    for level, (_, data_types) in support.items():
-        with jax.enable_x64(True):
-            if data_type in data_types:
-                dml.compile_operator(desc_of(data_type=data_type), feature_level=level)
-            else:
-                with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                    dml.compile_operator(desc_of(data_type=data_type), feature_level=level)
-                assert e.value.field == "input_tensor.data_type"
-
-
-@pytest.mark.parametrize(
-    ("desc_of", "support"), [(slice1_desc, SLICE1_SUPPORT), (slice_desc, SLICE_SUPPORT)]
-)
-@pytest.mark.parametrize("rank", range(1, 9))
-def test_ranks_per_feature_level(desc_of, support, rank):
-    sizes = (1,) * rank
-    for level, ((low, high), _) in support.items():
-        d = desc_of(input_sizes=sizes, output_sizes=sizes, offsets=(0,) * rank,
-                    sizes=sizes, strides=(1,) * rank)  # fmt: skip
-        if low <= rank <= high:
-            dml.compile_operator(d, feature_level=level)
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"{low} to {high} dimensions long"):
-                dml.compile_operator(d, feature_level=level)
 
 
 def test_six_dimensions_refused_at_fl_2_1_and_accepted_at_fl_3_0():
@@ -329,7 +283,7 @@ def test_functional_face_equals_the_reference(window, dtype, rng):
     np.testing.assert_array_equal(np.asarray(actual), expected)
 
 
-SLICE1_TYPES = sorted(SLICE1_SUPPORT[FL.FL_4_1][1])
+SLICE1_TYPES = helpers.documented_data_types("DML_OPERATOR_SLICE1")
 
 
 @hypothesis.given(windows(min_rank=1, min_size=1), st.sampled_from(SLICE1_TYPES), helpers.seeds())

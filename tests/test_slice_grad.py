@@ -68,38 +68,6 @@ def test_rule_violations_name_the_field(kwargs, field, fragment):
     assert e.value.op == "SliceGradOperatorDesc"
 
 
-_TYPES = set(helpers.DATA_TYPES) - {T.UINT4, T.INT4, T.FLOAT64, T.INT64, T.UINT64}
-# The SLICE_GRAD page's table, restated: (dimension counts, data types) from each level.
-DOCUMENTED_SUPPORT = {
-    FL.FL_3_0: ((4, 5), _TYPES),
-    FL.FL_3_1: ((1, 8), _TYPES),
-    FL.FL_4_1: ((1, 8), _TYPES | {T.FLOAT64, T.INT64, T.UINT64}),
-}
-
-
-@pytest.mark.parametrize("level", [FL.FL_2_1, FL.FL_3_0, FL.FL_3_1, FL.FL_4_1, FL.LATEST])
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_and_ranks_per_feature_level(level, data_type):
-    with jax.enable_x64(True):
-        for rank in (1, 2, 4, 5, 8):
-            ones = (1,) * (rank - 1)
-            desc = grad_desc((*ones, 2), (*ones, 4), (0,) * rank, (*ones, 4), (*ones, -2),
-                             data_type)  # fmt: skip
-            bands = [band for band in DOCUMENTED_SUPPORT if band <= level]
-            if not bands:
-                with pytest.raises(InvalidArgumentError, match="FL_3_0"):
-                    dml.compile_operator(desc, feature_level=level)
-                continue
-            (low, high), types = DOCUMENTED_SUPPORT[max(bands)]
-            if low <= rank <= high and data_type in types:
-                dy = np.ones((1,) * (rank - 1) + (2,), data_type.dtype)
-                out = dml.compile_operator(desc, feature_level=level)(dy)
-                assert out.reshape(-1).tolist() == [0, 1, 0, 1]
-            else:
-                with pytest.raises(InvalidArgumentError):
-                    dml.compile_operator(desc, feature_level=level)
-
-
 # --- Equal to SLICE1's vjp, bit for bit -----------------------------------------------------------
 
 

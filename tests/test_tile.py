@@ -19,6 +19,8 @@ T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
+TILE_TYPES = helpers.documented_data_types("DML_OPERATOR_TILE")
+
 
 def tile_desc(data_type=T.FLOAT32, sizes=(1, 1, 2, 3), repeats=(1, 1, 3, 3), output_sizes=None,
               output_data_type=None):  # fmt: skip
@@ -94,51 +96,6 @@ def test_desc_fields_must_have_the_right_types():
             output_tensor=good.output_tensor,
             repeats=(1, 1, 3, 3.0),  # pyright: ignore[reportArgumentType]
         )
-
-
-# The support table on the TILE page, restated: (dimension counts, data types) per band.
-_FLOATS = {T.FLOAT32, T.FLOAT16}
-_INTS = {T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}
-DOCUMENTED_SUPPORT = {
-    FL.FL_1_0: ((4, 4), _FLOATS),
-    FL.FL_2_1: ((4, 4), _FLOATS | _INTS),
-    FL.FL_3_0: ((4, 4), _FLOATS | _INTS),
-    FL.FL_3_1: ((1, 8), _FLOATS | _INTS),
-    FL.FL_4_1: ((1, 8), _FLOATS | _INTS | {T.INT64, T.UINT64}),
-    FL.FL_6_4: ((1, 8), _FLOATS | _INTS | {T.INT64, T.UINT64}),
-}
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("data_type", helpers.DATA_TYPES)
-def test_data_types_per_feature_level(level, data_type):
-    (_, _), types = DOCUMENTED_SUPPORT[level]
-    desc = tile_desc(data_type)
-    with jax.enable_x64(True):
-        if data_type in types:
-            op = dml.compile_operator(desc, feature_level=level)
-            x = helpers.random_array(np.random.default_rng(0), (1, 1, 2, 3), data_type.dtype)
-            np.testing.assert_array_equal(op(x), reference.tile(x, desc.repeats))
-        else:
-            with pytest.raises(InvalidArgumentError, match=f"at {level}") as e:
-                dml.compile_operator(desc, feature_level=level)
-            assert e.value.field == "input_tensor.data_type"
-            assert e.value.given == data_type.name
-
-
-@pytest.mark.parametrize("level", list(DOCUMENTED_SUPPORT))
-@pytest.mark.parametrize("rank", range(1, 9))
-def test_ranks_per_feature_level(level, rank):
-    (low, high), _ = DOCUMENTED_SUPPORT[level]
-    desc = tile_desc(sizes=(2,) + (1,) * (rank - 1), repeats=(2,) * rank)
-    if low <= rank <= high:
-        op = dml.compile_operator(desc, feature_level=level)
-        assert op(jnp.ones(desc.input_tensor.sizes)).shape == desc.output_tensor.sizes
-    else:
-        with pytest.raises(InvalidArgumentError, match=f"{low} dimensions long at {level}") as e:
-            dml.compile_operator(desc, feature_level=level)
-        assert e.value.field == "input_tensor.sizes"
-        assert e.value.hint == f"{rank} dimensions are supported from FL_3_1."
 
 
 def test_float64_is_never_supported():
@@ -251,7 +208,7 @@ def test_tile_equals_the_reference(case):
         np.testing.assert_array_equal(np.asarray(actual), expected)
         representable = (
             x.ndim >= 1 and min(repeats) >= 1 and x.dtype in {t.dtype for t in helpers.DATA_TYPES}
-            and dml.DataType.from_dtype(x.dtype) in DOCUMENTED_SUPPORT[FL.LATEST][1]
+            and dml.DataType.from_dtype(x.dtype) in TILE_TYPES
         )  # fmt: skip
         if representable:
             input_desc = dml.TensorDesc.from_array(x)

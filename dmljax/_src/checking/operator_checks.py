@@ -11,12 +11,52 @@ import path: ``import dmljax`` loads none of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set as AbstractSet
 from typing import Any
 
-from dmljax._src.contract import Operator
+import numpy as np
 
-__all__ = ["OperatorChecks"]
+from dmljax._src.contract import Operator
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
+
+__all__ = [
+    "FLOATS",
+    "INDEX_TYPES",
+    "INTS_8_32",
+    "TYPES_64",
+    "DocumentedBand",
+    "OperatorChecks",
+    "SupportCase",
+    "data_of",
+]
+
+_T = DataType
+# The type sets DirectML's support tables are written in, spelled out here so that a
+# restated table does not borrow the declaration's own (dmljax._src.feature_levels).
+FLOATS = frozenset({_T.FLOAT32, _T.FLOAT16})
+INTS_8_32 = frozenset({_T.INT32, _T.INT16, _T.INT8, _T.UINT32, _T.UINT16, _T.UINT8})
+TYPES_64 = frozenset({_T.FLOAT64, _T.INT64, _T.UINT64})
+INDEX_TYPES = frozenset({_T.INT64, _T.INT32, _T.UINT64, _T.UINT32})
+
+DocumentedBand = tuple[tuple[int, int], AbstractSet[DataType], AbstractSet[DataType] | None]
+"""One row of a page's support table: the DimensionCount range, the data types of the
+operator's data tensors (those ``Operator.same_data_type`` ties), and those of its other
+input (indices, sequence lengths; None when it has none)."""
+
+SupportCase = Callable[[int, DataType, DataType], tuple[Any, tuple[np.ndarray, ...]]]
+"""``(rank, data_type, index_type) -> (desc, inputs)``: a valid desc of ``rank``
+dimensions whose data tensors have ``data_type`` and whose other input ``index_type``,
+and input arrays for it whose values every type holds exactly."""
+
+
+def data_of(sizes: tuple[int, ...], data_type: DataType) -> np.ndarray:
+    """Small integers (0 to 6) of ``data_type``: every DataType holds them exactly.
+
+    >>> data_of((2, 3), DataType.UINT8).tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    """
+    return (np.arange(int(np.prod(sizes))) % 7).astype(data_type.dtype).reshape(sizes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,6 +77,13 @@ class OperatorChecks:
             face checked against :mod:`dmljax._src.checking.reference`.
         bench: ``() -> [Case, ...]``, the operator's ``python -m dmljax bench``
             cases, each against the hand-written ``jax.numpy`` equivalent.
+        documented_support: the support table of the operator's DirectML page,
+            restated as data: a :data:`DocumentedBand` from each feature level
+            where it changes. The conformance suite checks ``compile_operator``
+            against it at every level, for every DataType and rank.
+        support_case: builds the descs and inputs those checks run
+            (:data:`SupportCase`); None for an operator whose page has no table
+            of its own.
 
     >>> from dmljax._src.checking.operators import checks_of
     >>> checks_of("DML_OPERATOR_TILE").operator
@@ -49,3 +96,7 @@ class OperatorChecks:
     doc_example_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     sweep: Callable[..., Any] | None = None
     bench: Callable[[], list[Any]] | None = None
+    documented_support: Mapping[FeatureLevel, DocumentedBand] = dataclasses.field(
+        default_factory=dict
+    )
+    support_case: SupportCase | None = None

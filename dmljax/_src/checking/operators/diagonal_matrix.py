@@ -8,11 +8,18 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
-from dmljax._src.checking.operator_checks import OperatorChecks
-from dmljax._src.dtypes import DataType
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    DocumentedBand,
+    OperatorChecks,
+)
+from dmljax._src.dtypes import DataType as DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.diagonal_matrix import (
     DIAGONAL_MATRIX,
     DiagonalMatrixOperatorDesc,
@@ -73,8 +80,27 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_0: ((4, 4), FLOATS, None),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    sizes = (1,) * (rank - 2) + (2, 3) if rank >= 2 else (3,)
+    desc = DiagonalMatrixOperatorDesc(
+        output_tensor=TensorDesc(data_type=data_type, sizes=sizes), offset=1, value=5.0
+    )
+    return desc, ()
+
+
 CHECKS = OperatorChecks(
     DIAGONAL_MATRIX,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=_doc_example_face,
     bench=_bench,
 )

@@ -13,7 +13,16 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.diagonal_matrix import diagonal_matrix
 from dmljax._src.ops.diagonal_matrix1 import DIAGONAL_MATRIX1, DiagonalMatrix1OperatorDesc
 from dmljax._src.tensor_desc import TensorDesc
@@ -90,8 +99,31 @@ def _tril_desc(tensor: TensorDesc) -> DiagonalMatrix1OperatorDesc:
     )
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_5_1: ((2, 4), FLOATS | INTS_8_32 | TYPES_64, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    sizes = (1,) * (rank - 2) + (2, 3) if rank >= 2 else (3,)
+    desc = DiagonalMatrix1OperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        value_data_type=data_type,
+        value=5,
+        diagonal_fill_begin=0,
+        diagonal_fill_end=2,
+    )
+    return desc, (data_of(sizes, data_type),)
+
+
 CHECKS = OperatorChecks(
     DIAGONAL_MATRIX1,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

@@ -13,7 +13,17 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.gather import GATHER, GatherOperatorDesc, gather
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -83,8 +93,33 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_1_0: ((4, 4), FLOATS, {DataType.UINT32}),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, INDEX_TYPES),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    sizes = (1,) * (rank - 1) + (5,)
+    desc = GatherOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        indices_tensor=TensorDesc(data_type=index_type, sizes=sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        axis=rank - 1,
+        index_dimensions=1,
+    )
+    indices = np.array([4, 0, 3, 3, 1]).astype(index_type.dtype).reshape(sizes)
+    return desc, (data_of(sizes, data_type), indices)
+
+
 CHECKS = OperatorChecks(
     GATHER,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     sweep=_sweep,
     bench=_bench,
 )

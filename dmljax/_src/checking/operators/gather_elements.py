@@ -13,7 +13,17 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.gather_elements import (
     GATHER_ELEMENTS,
     GatherElementsOperatorDesc,
@@ -80,8 +90,32 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, INDEX_TYPES),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    sizes = (1,) * (rank - 1) + (3,)
+    picked = (1,) * (rank - 1) + (2,)
+    desc = GatherElementsOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        indices_tensor=TensorDesc(data_type=index_type, sizes=picked),
+        output_tensor=TensorDesc(data_type=data_type, sizes=picked),
+        axis=rank - 1,
+    )
+    indices = np.array([2, 0]).astype(index_type.dtype).reshape(picked)
+    return desc, (data_of(sizes, data_type), indices)
+
+
 CHECKS = OperatorChecks(
     GATHER_ELEMENTS,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     sweep=_sweep,
     bench=_bench,
 )

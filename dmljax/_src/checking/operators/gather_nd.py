@@ -13,8 +13,19 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.gather_nd import GATHER_ND, GatherNdOperatorDesc, desc_layout, gather_nd
+from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc
 from dmljax._src.tensor_desc import TensorDesc
 
 
@@ -116,8 +127,45 @@ def gather_nd_bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, INDEX_TYPES),
+}
+
+
+def gather_nd_support_case(
+    rank: int, data_type: DataType, index_type: DataType, *, batch: bool = False
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    """Five rows of one dimension read back to front (one point when rank 1 leaves no
+    room for positions); as GATHER_ND1 with no batch dimension when ``batch``."""
+    count = 5 if rank > 1 else 1
+    input_sizes = (1,) * (rank - 1) + (5,)
+    indices_sizes = ((1,) * (rank - 2) + (5, 1)) if rank > 1 else (1,)
+    output_sizes = input_sizes if rank > 1 else (1,)
+    fields: dict[str, Any] = dict(
+        input_tensor=TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=TensorDesc(data_type=index_type, sizes=indices_sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=output_sizes),
+        input_dimension_count=1,
+        indices_dimension_count=min(rank, 2),
+    )
+    desc = (
+        GatherNd1OperatorDesc(**fields, batch_dimension_count=0)
+        if batch
+        else GatherNdOperatorDesc(**fields)
+    )
+    indices = np.arange(count)[::-1].astype(index_type.dtype).reshape(indices_sizes)
+    return desc, (data_of(input_sizes, data_type), indices)
+
+
+_support_case = gather_nd_support_case
+
+
 CHECKS = OperatorChecks(
     GATHER_ND,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=gather_nd_doc_example_face,
     sweep=gather_nd_sweep,
     bench=gather_nd_bench,

@@ -13,7 +13,15 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    DocumentedBand,
+    OperatorChecks,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.one_hot import ONE_HOT, OneHotOperatorDesc, one_hot
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -104,8 +112,32 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_0: ((4, 4), FLOATS, {DataType.UINT32}),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    ones = (1,) * (rank - 1)
+    desc = OneHotOperatorDesc(
+        indices_tensor=TensorDesc(data_type=index_type, sizes=(*ones, 1)),
+        values_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 2)),
+        output_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 3)),
+        axis=rank - 1,
+    )
+    indices = np.full((*ones, 1), 2, index_type.dtype)
+    values = np.array([4, 6]).astype(data_type.dtype).reshape((*ones, 2))
+    return desc, (indices, values)
+
+
 CHECKS = OperatorChecks(
     ONE_HOT,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

@@ -13,7 +13,16 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.padding import PADDING, PaddingMode, PaddingOperatorDesc, pad
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -105,8 +114,34 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_1_0: ((4, 5), FLOATS, None),
+    FeatureLevel.FL_2_1: ((4, 5), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_3_1: ((1, 8), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_5_0: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    sizes = (2,) * rank
+    desc = PaddingOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=(3,) * rank),
+        padding_mode=PaddingMode.REFLECTION,
+        padding_value=0.0,
+        start_padding=(1,) * rank,
+        end_padding=(0,) * rank,
+    )
+    return desc, (data_of(sizes, data_type),)
+
+
 CHECKS = OperatorChecks(
     PADDING,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=doc_example_face,
     sweep=_sweep,
     bench=_bench,

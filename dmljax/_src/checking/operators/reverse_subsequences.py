@@ -14,7 +14,15 @@ from jax import lax
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.reverse_subsequences import (
     REVERSE_SUBSEQUENCES,
     ReverseSubsequencesOperatorDesc,
@@ -107,8 +115,31 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((4, 5), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_4_0: ((1, 8), FLOATS | INTS_8_32, {DataType.UINT32}),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    ones = (1,) * (rank - 1)
+    desc = ReverseSubsequencesOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 3)),
+        sequence_lengths_tensor=TensorDesc(data_type=index_type, sizes=(*ones, 1)),
+        output_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 3)),
+        axis=rank - 1,
+    )
+    lengths = np.full((*ones, 1), 2, index_type.dtype)
+    return desc, (data_of((*ones, 3), data_type), lengths)
+
+
 CHECKS = OperatorChecks(
     REVERSE_SUBSEQUENCES,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example_face=_doc_example_face,
     sweep=_sweep,
     bench=_bench,

@@ -14,7 +14,17 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.scatter import SCATTER, ScatterOperatorDesc, scatter
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -160,8 +170,35 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_0: ((4, 4), FLOATS, {DataType.UINT32}),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, INDEX_TYPES),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    sizes = (1,) * (rank - 1) + (3,)
+    picked = (1,) * (rank - 1) + (2,)
+    desc = ScatterOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        indices_tensor=TensorDesc(data_type=index_type, sizes=picked),
+        updates_tensor=TensorDesc(data_type=data_type, sizes=picked),
+        output_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        axis=rank - 1,
+    )
+    indices = np.array([2, 0]).astype(index_type.dtype).reshape(picked)
+    updates = (data_of(picked, data_type) + 5).astype(data_type.dtype)
+    return desc, (data_of(sizes, data_type), indices, updates)
+
+
 CHECKS = OperatorChecks(
     SCATTER,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     # The SCATTER page calls duplicate indices invalid, yet its example 1 writes index 3
     # twice and shows the last update winning: only deterministic=True promises that on
     # every backend.

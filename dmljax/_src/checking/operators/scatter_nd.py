@@ -16,7 +16,17 @@ from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INDEX_TYPES,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.scatter_nd import SCATTER_ND, ScatterNdOperatorDesc, _desc_layout, scatter_nd
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -194,8 +204,38 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, {DataType.UINT32}),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, INDEX_TYPES),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, INDEX_TYPES),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    # Three rows of five written (one when rank 1 leaves no room for positions).
+    count = 3 if rank > 1 else 1
+    input_sizes = (1,) * (rank - 1) + (5,)
+    indices_sizes = ((1,) * (rank - 2) + (3, 1)) if rank > 1 else (1,)
+    updates_sizes = ((1,) * (rank - 1) + (3,)) if rank > 1 else (1,)
+    desc = ScatterNdOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=input_sizes),
+        indices_tensor=TensorDesc(data_type=index_type, sizes=indices_sizes),
+        updates_tensor=TensorDesc(data_type=data_type, sizes=updates_sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=input_sizes),
+        input_dimension_count=1,
+        indices_dimension_count=min(rank, 2),
+    )
+    targets = np.array([4, 0, 2][:count]).astype(index_type.dtype).reshape(indices_sizes)
+    updates = (data_of(updates_sizes, data_type) + 3).astype(data_type.dtype)
+    return desc, (data_of(input_sizes, data_type), targets, updates)
+
+
 CHECKS = OperatorChecks(
     SCATTER_ND,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,

@@ -13,7 +13,16 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.slice1 import SLICE1, Slice1OperatorDesc, slice1
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -117,8 +126,33 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_2_1: ((4, 5), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    sizes = (1,) * (rank - 1) + (5,)
+    out = (1,) * (rank - 1) + (2,)
+    desc = Slice1OperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=out),
+        input_window_offsets=(0,) * rank,
+        input_window_sizes=sizes,
+        input_window_strides=(1,) * (rank - 1) + (-3,),
+    )
+    return desc, (data_of(sizes, data_type),)
+
+
 CHECKS = OperatorChecks(
     SLICE1,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     sweep=_sweep,
     bench=_bench,
 )

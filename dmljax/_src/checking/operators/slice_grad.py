@@ -14,7 +14,16 @@ from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.slice1 import max_output_size
 from dmljax._src.ops.slice_grad import SLICE_GRAD, SliceGradOperatorDesc, slice_grad
 from dmljax._src.tensor_desc import TensorDesc
@@ -113,8 +122,32 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_3_0: ((4, 5), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_3_1: ((1, 8), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    ones = (1,) * (rank - 1)
+    desc = SliceGradOperatorDesc(
+        input_gradient_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 2)),
+        output_gradient_tensor=TensorDesc(data_type=data_type, sizes=(*ones, 4)),
+        input_window_offsets=(0,) * rank,
+        input_window_sizes=(*ones, 4),
+        input_window_strides=(*ones, -2),
+    )
+    return desc, (data_of((*ones, 2), data_type),)
+
+
 CHECKS = OperatorChecks(
     SLICE_GRAD,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,

@@ -14,7 +14,16 @@ from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    TYPES_64,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.split import SPLIT, SplitOperatorDesc, split
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -93,8 +102,37 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_1_0: (
+        (4, 4),
+        FLOATS | {DataType.INT32, DataType.INT16, DataType.UINT32, DataType.UINT16},
+        None,
+    ),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_3_0: ((1, 8), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | TYPES_64, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    whole = (2,) * (rank - 1) + (3,)
+    desc = SplitOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=whole),
+        output_tensors=tuple(
+            TensorDesc(data_type=data_type, sizes=(2,) * (rank - 1) + (n,)) for n in (1, 2)
+        ),
+        axis=rank - 1,
+    )
+    return desc, (data_of(whole, data_type),)
+
+
 CHECKS = OperatorChecks(
     SPLIT,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     doc_example=_doc_example,
     doc_example_face=_doc_example_face,
     sweep=_sweep,

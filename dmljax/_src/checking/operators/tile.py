@@ -14,7 +14,15 @@ import numpy as np
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking import reference, sweeps
-from dmljax._src.checking.operator_checks import OperatorChecks
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.tile import TILE, TileOperatorDesc, tile
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -79,8 +87,34 @@ def _bench() -> list[Case | EagerCase]:
     ]
 
 
+# The TILE page's table: FLOAT64 never.
+DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
+    FeatureLevel.FL_1_0: ((4, 4), FLOATS, None),
+    FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_3_1: ((1, 8), FLOATS | INTS_8_32, None),
+    FeatureLevel.FL_4_1: ((1, 8), FLOATS | INTS_8_32 | {DataType.INT64, DataType.UINT64}, None),
+}
+
+
+def _support_case(
+    rank: int, data_type: DataType, index_type: DataType
+) -> tuple[Any, tuple[np.ndarray, ...]]:
+    del index_type
+    sizes = (2,) + (1,) * (rank - 1)
+    repeats = (2,) * rank
+    out = tuple(s * r for s, r in zip(sizes, repeats, strict=True))
+    desc = TileOperatorDesc(
+        input_tensor=TensorDesc(data_type=data_type, sizes=sizes),
+        output_tensor=TensorDesc(data_type=data_type, sizes=out),
+        repeats=repeats,
+    )
+    return desc, (data_of(sizes, data_type),)
+
+
 CHECKS = OperatorChecks(
     TILE,
+    documented_support=DOCUMENTED_SUPPORT,
+    support_case=_support_case,
     sweep=_sweep,
     bench=_bench,
 )

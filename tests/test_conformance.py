@@ -389,3 +389,57 @@ def test_every_supported_type_and_rank_computes_what_float32_computes(name):
                 chex.assert_trees_all_equal(run(rank, data_type, index), want)
             for index_type in sorted(index_types or (), key=str):
                 chex.assert_trees_all_equal(run(rank, f32, index_type), want)
+
+
+# --- Typed PRNG keys: a face that moves data moves keys as it moves their words ----------------
+
+KEYED = [name for name in FACES if OPERATORS[name].face.keys]  # type: ignore[union-attr]
+
+
+def _with_key_data(case: selftest.SweepCase, words: dict[int, np.ndarray], word: int) -> list[Any]:
+    args = list(case.batch[0])
+    for i, data in words.items():
+        args[i] = data[..., word]
+    return args
+
+
+@pytest.mark.parametrize("name", KEYED)
+@pytest.mark.parametrize("transform", ["eager", "jit", "vmap"])
+def test_typed_key_arrays_move_as_each_word_of_their_data_does(name, transform):
+    # A key array is moved as jax.numpy moves it: each 32-bit word of its data is moved
+    # alone. Where the statics compute with the data (a reduction, a fill value), the face
+    # refuses keys as jax.numpy does; some draws must move them.
+    sweep = all_checks()[name].sweep
+    assert sweep is not None
+    moved = 0
+    for seed in range(8):
+        case = sweep(np.random.default_rng(seed), np.dtype(np.uint32))
+        rng = np.random.default_rng(seed)
+        words = {
+            i: rng.integers(0, 2**32, (*case.batch[0][i].shape, 2), dtype=np.uint64).astype(
+                np.uint32
+            )
+            for i in case.linear_argnums
+        }
+        keyed = _with_key_data(case, words, 0)
+        for i, data in words.items():
+            keyed[i] = jax.random.wrap_key_data(jnp.asarray(data))
+        fn = {"eager": case.fn, "jit": jax.jit(case.fn), "vmap": jax.vmap(case.fn)}[transform]
+        if transform == "vmap":
+            keyed = [jax.tree.map(lambda x: jnp.stack([x, x]), a) for a in keyed]
+        try:
+            got, refusal = fn(*keyed), ""
+        except dml.errors.ArgumentTypeError as error:
+            got, refusal = None, str(error)
+        if refusal:
+            assert "key_data" in refusal, refusal
+            continue
+        want = np.stack(
+            [np.asarray(case.fn(*_with_key_data(case, words, w))) for w in (0, 1)], axis=-1
+        )
+        if transform == "vmap":
+            want = np.stack([want, want])
+        leaves = jax.tree.leaves(got)
+        np.testing.assert_array_equal(np.asarray(jax.random.key_data(leaves[0])), want)
+        moved += 1
+    assert moved, f"no draw of {name}'s sweep moved key arrays"

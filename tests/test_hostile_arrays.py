@@ -157,63 +157,6 @@ def test_an_axis_of_a_0_d_array_says_it_has_none(call):
     assert "[0, 0)" not in str(e.value)
 
 
-_KEYS = {
-    # name: (dmljax on keys k, jax.numpy's equivalent)
-    "tile": (lambda k: dml.tile(k, (2,)), lambda k: jnp.tile(k, 2)),
-    "gather": (lambda k: dml.gather(k, jnp.array([3, 0]), axis=0), lambda k: k[jnp.array([3, 0])]),
-    "gather_elements": (
-        lambda k: dml.gather_elements(k, jnp.array([2, 2, 0, 1]), axis=0),
-        lambda k: jnp.take_along_axis(k, jnp.array([2, 2, 0, 1]), axis=0),
-    ),
-    "gather_nd": (
-        lambda k: dml.gather_nd(k, jnp.array([[1], [3]])),
-        lambda k: k[jnp.array([1, 3])],
-    ),
-    "scatter": (
-        lambda k: dml.scatter(k, jnp.array([0]), k[1:2], axis=0),
-        lambda k: k.at[jnp.array([0])].set(k[1:2]),
-    ),
-    "scatter_nd": (
-        lambda k: dml.scatter_nd(k, jnp.array([[2]]), k[:1], deterministic=True),
-        lambda k: k.at[jnp.array([2])].set(k[:1]),
-    ),
-    "slice1": (
-        lambda k: dml.slice1(k, offsets=(0,), sizes=(4,), strides=(-2,)),
-        lambda k: k[::-2],
-    ),
-    "join": (lambda k: dml.join((k, k[:1]), axis=0), lambda k: jnp.concatenate([k, k[:1]])),
-    "split": (lambda k: dml.split(k, (1, 3), axis=0)[1], lambda k: k[1:]),
-    "reverse_subsequences": (
-        lambda k: dml.reverse_subsequences(k[None], jnp.array([[3]]), axis=1)[0],
-        lambda k: jnp.concatenate([k[2::-1], k[3:]]),
-    ),
-    "pad reflection": (
-        lambda k: dml.pad(k, (1,), (2,), mode="reflection"),
-        lambda k: jnp.pad(k, (1, 2), mode="reflect"),
-    ),
-    "one_hot": (
-        lambda k: dml.one_hot(jnp.array([1, 0]), k[:2], depth=3),
-        lambda k: jnp.where(jnp.array([[0, 1, 0], [1, 0, 0]], bool), k[1], k[0]),
-    ),
-}
-
-
-@pytest.mark.parametrize("transform", ["eager", "jit", "vmap"])
-@pytest.mark.parametrize("name", _KEYS)
-def test_typed_key_arrays_move_as_in_jax_numpy(name, transform):
-    import jax
-
-    ours, theirs = _KEYS[name]
-    keys = jax.random.split(jax.random.key(0), 4)
-    if transform == "jit":
-        ours = jax.jit(ours)
-    elif transform == "vmap":
-        ours, theirs, keys = jax.vmap(ours), jax.vmap(theirs), jnp.stack([keys, keys[::-1]])
-    got, want = ours(keys), theirs(keys)
-    assert got.dtype == want.dtype
-    np.testing.assert_array_equal(jax.random.key_data(got), jax.random.key_data(want))
-
-
 @pytest.mark.parametrize(
     ("call", "field"),
     [

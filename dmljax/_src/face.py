@@ -380,13 +380,13 @@ def _is_key_array(x: Any) -> bool:
 
 def _moves_keys(face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> bool:
     """Whether ``face`` moves the key arrays among ``arrays`` with these statics."""
-    if not callable(face._keys):
-        return face._keys
+    if not callable(face.keys):
+        return face.keys
     named = {
         spec.name: spec.coerce(value, arrays, op=face.op)
         for spec, value in zip(face._statics, statics, strict=True)
     }
-    return face._keys(named)
+    return face.keys(named)
 
 
 def _with_keys(face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
@@ -560,7 +560,7 @@ class FunctionalFace:
         keys: bool | Callable[[Mapping[str, Any]], bool] = False,
     ) -> None:
         self.function = function
-        self._keys = keys
+        self.keys = keys
         self.op = op = f"dmljax.{function.__name__}"
         self._arrays = tuple(spec for spec in specs if isinstance(spec, Data))
         self._statics = tuple(spec for spec in specs if not isinstance(spec, Data))
@@ -584,7 +584,7 @@ class FunctionalFace:
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics
-        if self._keys and any(map(_is_key_array, jax.tree.leaves(arrays))):
+        if self.keys and any(map(_is_key_array, jax.tree.leaves(arrays))):
             moved = _with_keys(self, arrays, statics)
             if moved is not None:
                 return moved

@@ -52,13 +52,6 @@ def test_each_page_has_its_four_examples():
     assert len(_ENTRIES) == 8
 
 
-@pytest.mark.parametrize("entry", _ENTRIES, ids=lambda e: e["id"])
-def test_doc_examples_on_both_faces(entry):
-    outcome = doc_examples.check(entry)
-    assert outcome.passed, outcome.detail
-    assert "also functional face" in outcome.detail
-
-
 def test_the_identity_examples_value_as_written_fills_sevens():
     # The DIAGONAL_MATRIX1 page's first example says Value 7 and shows 1s: the entry is
     # corrected to Value 1; as written, the diagonal holds 7s.

@@ -33,15 +33,6 @@ def test_the_page_has_its_four_examples():
     assert len(doc_examples.entries("DML_OPERATOR_ONE_HOT")) == 4
 
 
-@pytest.mark.parametrize(
-    "entry", doc_examples.entries("DML_OPERATOR_ONE_HOT"), ids=lambda e: e["id"]
-)
-def test_doc_examples_on_both_faces(entry):
-    outcome = doc_examples.check(entry)
-    assert outcome.passed, outcome.detail
-    assert "also functional face" in outcome.detail
-
-
 def test_negative_indices_wrap_from_fl_3_0_only():
     # Example 4's INT32 indices need FL 3_0; the rule that reads them is 3_0's.
     example = doc_examples.build(doc_examples.entry("one_hot-ex4"))

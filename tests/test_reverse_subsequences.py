@@ -36,13 +36,6 @@ def test_the_page_has_its_two_examples():
     assert len(_ENTRIES) == 2
 
 
-@pytest.mark.parametrize("entry", _ENTRIES, ids=lambda e: e["id"])
-def test_doc_examples_on_both_faces(entry):
-    outcome = doc_examples.check(entry)
-    assert outcome.passed, outcome.detail
-    assert "also functional face" in outcome.detail
-
-
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "FLOATS",
     "INDEX_TYPES",
     "INTS_8_32",
+    "INTS_16_32",
     "TYPES_64",
     "DocumentedBand",
     "OperatorChecks",
@@ -36,6 +37,7 @@ _T = DataType
 # restated table does not borrow the declaration's own (dmljax._src.feature_levels).
 FLOATS = frozenset({_T.FLOAT32, _T.FLOAT16})
 INTS_8_32 = frozenset({_T.INT32, _T.INT16, _T.INT8, _T.UINT32, _T.UINT16, _T.UINT8})
+INTS_16_32 = frozenset({_T.INT32, _T.INT16, _T.UINT32, _T.UINT16})
 TYPES_64 = frozenset({_T.FLOAT64, _T.INT64, _T.UINT64})
 INDEX_TYPES = frozenset({_T.INT64, _T.INT32, _T.UINT64, _T.UINT32})
 
@@ -85,8 +87,8 @@ class OperatorChecks:
             (:data:`SupportCase`); None for an operator whose page has no table
             of its own.
 
-    >>> from dmljax._src.checking.operators import checks_of
-    >>> checks_of("DML_OPERATOR_TILE").operator
+    >>> from dmljax._src.checking.operators import all_checks
+    >>> all_checks()["DML_OPERATOR_TILE"].operator
     Operator(DML_OPERATOR_TILE, TileOperatorDesc)
     """
 

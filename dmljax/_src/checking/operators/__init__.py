@@ -13,7 +13,7 @@ import pkgutil
 
 from dmljax._src.checking.operator_checks import OperatorChecks
 
-__all__ = ["all_checks", "checks_of"]
+__all__ = ["all_checks"]
 
 
 @functools.cache
@@ -28,8 +28,3 @@ def all_checks() -> dict[str, OperatorChecks]:
         checks = importlib.import_module(f"{__name__}.{module.name}").CHECKS
         found[checks.operator.name] = checks
     return found
-
-
-def checks_of(name: str) -> OperatorChecks:
-    """The :class:`OperatorChecks` of one operator, e.g. ``"DML_OPERATOR_TILE"``."""
-    return all_checks()[name]

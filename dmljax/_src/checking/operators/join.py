@@ -16,6 +16,7 @@ from dmljax._src.checking import reference, sweeps
 from dmljax._src.checking.operator_checks import (
     FLOATS,
     INTS_8_32,
+    INTS_16_32,
     TYPES_64,
     DocumentedBand,
     OperatorChecks,
@@ -88,7 +89,7 @@ def _bench() -> list[Case | EagerCase]:
 DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
     FeatureLevel.FL_1_0: (
         (4, 4),
-        FLOATS | {DataType.INT32, DataType.INT16, DataType.UINT32, DataType.UINT16},
+        FLOATS | INTS_16_32,
         None,
     ),
     FeatureLevel.FL_2_1: ((4, 4), FLOATS | INTS_8_32, None),

@@ -11,6 +11,7 @@ import numpy as np
 from dmljax._src.checking.operator_checks import (
     FLOATS,
     INTS_8_32,
+    INTS_16_32,
     TYPES_64,
     DocumentedBand,
     OperatorChecks,
@@ -24,7 +25,7 @@ from dmljax._src.tensor_desc import TensorDesc
 DOCUMENTED_SUPPORT: dict[FeatureLevel, DocumentedBand] = {
     FeatureLevel.FL_1_0: (
         (4, 5),
-        FLOATS | {DataType.INT32, DataType.INT16, DataType.UINT32, DataType.UINT16},
+        FLOATS | INTS_16_32,
         None,
     ),
     FeatureLevel.FL_2_1: ((4, 5), FLOATS | INTS_8_32, None),

@@ -266,9 +266,8 @@ class Operator(Generic[D]):
         input_fields, output_fields: the desc's tensor fields by role.
 
     >>> import dmljax as dml
-    >>> [op.name for op in dml.OPERATORS][:2]
-    ['DML_OPERATOR_TILE', 'DML_OPERATOR_GATHER']
-    >>> dml.OPERATORS[1].input_fields, dml.OPERATORS[1].function
+    >>> gather = next(op for op in dml.OPERATORS if op.name == "DML_OPERATOR_GATHER")
+    >>> gather.input_fields, gather.function
     (('input_tensor', 'indices_tensor'), <function gather at ...>)
     """
 

@@ -8,6 +8,9 @@ Nothing here is written out by hand, so the pages cannot drift from the code:
 ``dml-operator-summary``
     One row per operator: where it was introduced, and from which level it
     takes 1 to 8 dimensions and 64-bit data.
+``dml-operator-api descs`` / ``dml-operator-api functions``
+    The API entries (autodoc) of every operator's desc class, or of every
+    functional face, in :data:`dmljax.OPERATORS`' order, each once.
 ``dml-doc-examples OP``
     Every worked example of one DirectML page (``DML_OPERATOR_GATHER``, ...,
     or ``BUFFER_TENSOR_VIEW`` for the strides page) from the packaged
@@ -31,6 +34,7 @@ import jax
 import numpy as np
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -185,13 +189,48 @@ class OperatorSummary(SphinxDirective):
                 [
                     nodes.literal(text=name),
                     nodes.literal(text=operator.desc_type.__name__),
+                    nodes.literal(text=_face_of(operator)),
                     str(support.introduced),
                     _first_level(support, lambda t: t.allows_rank(1) and t.allows_rank(8)),
                     _first_64_bit_data(support),
                 ]
             )
-        headers = ["Operator", "dmljax desc", "Since", "1-8 dims", "64-bit data"]
+        headers = ["Operator", "dmljax desc", "Function", "Since", "1-8 dims", "64-bit data"]
         return [_table(headers, rows)]
+
+
+def _face_of(operator: dml.Operator) -> str:
+    """The functional face that runs the operator: its own, or its server's."""
+    server = OPERATORS[(operator.served_by or operator.name).removeprefix("DML_OPERATOR_")]
+    assert server.function is not None, server.name
+    return f"dml.{server.function.__name__}"
+
+
+def operator_api_names(kind: str) -> list[str]:
+    """The public names ``dml-operator-api`` documents: desc classes or face functions."""
+    named = {
+        "descs": [operator.desc_type for operator in dml.OPERATORS],
+        "functions": [operator.function for operator in dml.OPERATORS if operator.function],
+    }[kind]
+    return list(dict.fromkeys(value.__name__ for value in named))
+
+
+class OperatorApi(SphinxDirective):
+    """``dml-operator-api descs|functions``: one autodoc entry per operator's class or face."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        _depend_on_the_code(self)
+        kind = self.arguments[0]
+        directive = {"descs": "autoclass", "functions": "autofunction"}[kind]
+        source = StringList()
+        for name in operator_api_names(kind):
+            source.append(f".. {directive}:: dmljax.{name}", "<dml-operator-api>")
+            source.append("", "<dml-operator-api>")
+        container = nodes.Element()
+        self.state.nested_parse(source, self.content_offset, container)
+        return list(container.children)
 
 
 def _first_64_bit_data(support: feature_levels.OperatorSupport) -> str:
@@ -440,5 +479,6 @@ class DocExamples(SphinxDirective):
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("dml-support-table", SupportTable)
     app.add_directive("dml-operator-summary", OperatorSummary)
+    app.add_directive("dml-operator-api", OperatorApi)
     app.add_directive("dml-doc-examples", DocExamples)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

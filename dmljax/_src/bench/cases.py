@@ -244,7 +244,7 @@ OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
 def all_cases() -> list[Case | EagerCase]:
     """Every case of every operator in :data:`OPERATORS`, in report order.
 
-    >>> [case.name for case in all_cases()][:3]
+    >>> [case.name for case in all_cases() if case.operator == "TILE"][:3]
     ['tile (2,2)', 'tile (1,4)', 'tile (4,1)']
     """
     return [case for operator in OPERATORS for case in operator()]

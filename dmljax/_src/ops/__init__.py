@@ -1,49 +1,36 @@
-"""One module per DirectML operator, and :data:`OPERATORS`, the list of them all.
+"""The operator families, one module each, and :data:`OPERATORS`, found from them.
 
-Adding an operator is one module here (see the docs page "Adding an operator")
-and one line below.
+A module here declares its operators as module-level :class:`Operator` values
+named as DirectML names them without ``DML_OPERATOR_`` (``TILE``, ``GATHER_ND1``).
+:data:`OPERATORS` collects them: adding an operator's module adds it, and no list
+is kept by hand (see the docs page "Adding an operator").
+
+>>> from dmljax._src.ops import OPERATORS
+>>> "DML_OPERATOR_TILE" in [op.name for op in OPERATORS]
+True
 """
 
+import importlib
+import pkgutil
+
 from dmljax._src.contract import Operator
-from dmljax._src.ops.diagonal_matrix import DIAGONAL_MATRIX
-from dmljax._src.ops.diagonal_matrix1 import DIAGONAL_MATRIX1
-from dmljax._src.ops.gather import GATHER
-from dmljax._src.ops.gather_elements import GATHER_ELEMENTS
-from dmljax._src.ops.gather_nd import GATHER_ND
-from dmljax._src.ops.gather_nd1 import GATHER_ND1
-from dmljax._src.ops.join import JOIN
-from dmljax._src.ops.one_hot import ONE_HOT
-from dmljax._src.ops.padding import PADDING
-from dmljax._src.ops.padding1 import PADDING1
-from dmljax._src.ops.reverse_subsequences import REVERSE_SUBSEQUENCES
-from dmljax._src.ops.scatter import SCATTER
-from dmljax._src.ops.scatter_nd import SCATTER_ND
-from dmljax._src.ops.slice import SLICE
-from dmljax._src.ops.slice1 import SLICE1
-from dmljax._src.ops.slice_grad import SLICE_GRAD
-from dmljax._src.ops.split import SPLIT
-from dmljax._src.ops.tile import TILE
 
 __all__ = ["OPERATORS"]
 
-OPERATORS: tuple[Operator, ...] = (
-    TILE,
-    GATHER,
-    GATHER_ELEMENTS,
-    SCATTER,
-    SLICE1,
-    SLICE,
-    SLICE_GRAD,
-    GATHER_ND,
-    GATHER_ND1,
-    SCATTER_ND,
-    PADDING,
-    PADDING1,
-    JOIN,
-    SPLIT,
-    ONE_HOT,
-    REVERSE_SUBSEQUENCES,
-    DIAGONAL_MATRIX,
-    DIAGONAL_MATRIX1,
-)
-"""Every operator dmljax implements, in the order the docs list them."""
+
+def _declared_operators() -> tuple[Operator, ...]:
+    # Every module is imported while dmljax is imported: the operators are the runtime,
+    # and compile_operator, graphs and DxDispatch look them up by name.
+    found: dict[str, Operator] = {}
+    for module_info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        for attribute, value in vars(module).items():
+            # An operator is declared where its attribute is its own name; a module that
+            # imports another's operator (GATHER_ND1 reads GATHER_ND) holds the same object.
+            if isinstance(value, Operator) and value.name == f"DML_OPERATOR_{attribute}":
+                found[value.name] = value
+    return tuple(found[name] for name in sorted(found))
+
+
+OPERATORS: tuple[Operator, ...] = _declared_operators()
+"""Every operator dmljax implements, sorted by DirectML's name."""

@@ -324,6 +324,8 @@ _STATUS: dict[str, str] = {
     "page's own rules, and dmljax refuses it, as DirectML's validation must.",
     doc_examples.SIZES_ONLY_STATUS: "A size formula, without data: the desc with the "
     "page's sizes must compile.",
+    doc_examples.OWN_STATUS: "The DirectML page has no worked example: this one is "
+    "dmljax's, its output worked out by hand from the rules above.",
 }
 
 

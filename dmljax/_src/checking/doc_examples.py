@@ -52,6 +52,7 @@ __all__ = [
     "CHECKED_STATUSES",
     "COMPILE_OPTIONS",
     "FUNCTIONAL_FACES",
+    "OWN_STATUS",
     "PATH",
     "REFUSED_STATUS",
     "SIZES_ONLY_STATUS",
@@ -69,8 +70,11 @@ __all__ = [
 
 PATH = pathlib.Path(__file__).parent / "data" / "dml-doc-examples.json"
 
+# An example of dmljax's own, declared in a companion for a page without any: its output
+# worked out by hand from the page's rules, checked like the page's examples.
+OWN_STATUS = "dmljax"
 # Examples that must give their expected output, and the status of those that must be refused.
-CHECKED_STATUSES = frozenset({"valid", "corrected", "encoded"})
+CHECKED_STATUSES = frozenset({"valid", "corrected", "encoded", OWN_STATUS})
 REFUSED_STATUS = "doc-as-written-invalid"
 # Examples of a size formula without data: their desc must compile, output sizes included.
 SIZES_ONLY_STATUS = "shape-only"
@@ -80,7 +84,9 @@ DescBuilder = Callable[[Entry], Any]
 
 @functools.cache
 def _load() -> tuple[Entry, ...]:
-    return tuple(json.loads(PATH.read_text()))
+    # The file's examples, then those the companions declare (OperatorChecks.examples).
+    declared = [e for checks in all_checks().values() for e in checks.examples]
+    return (*json.loads(PATH.read_text()), *declared)
 
 
 def entries(op: str | None = None) -> list[Entry]:

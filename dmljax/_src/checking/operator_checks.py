@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from dmljax._src.checking.doc_entries import Entry
 from dmljax._src.contract import Operator
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel
@@ -86,6 +87,15 @@ class OperatorChecks:
         support_case: builds the descs and inputs those checks run
             (:data:`SupportCase`); None for an operator whose page has no table
             of its own.
+        not_smooth: why finite differences cannot check the operator's
+            derivatives (a cast rounds every value it narrows), or None; then
+            ``check_grads`` is skipped with this reason, and the sweep's exact
+            ``jvp`` and ``grad`` checks still run.
+        examples: worked examples declared here rather than in
+            ``dml-doc-examples.json``, in its form: a page's examples, and for
+            a page without any, examples of dmljax's own (status ``"dmljax"``,
+            the output worked out by hand from the page's rules). Every reader
+            of the doc examples sees them as it sees the file's.
 
     >>> from dmljax._src.checking.operators import all_checks
     >>> all_checks()["DML_OPERATOR_TILE"].operator
@@ -102,3 +112,5 @@ class OperatorChecks:
         default_factory=dict
     )
     support_case: SupportCase | None = None
+    not_smooth: str | None = None
+    examples: tuple[Entry, ...] = ()

@@ -1,8 +1,9 @@
 """Each operator's companion: one module per module of :mod:`dmljax._src.ops`.
 
 A companion declares ``CHECKS``, the :class:`OperatorChecks` of the operator
-its namesake declares. :func:`all_checks` finds them all: adding an operator's
-companion lists it, and nothing else does.
+its namesake declares (a tuple of them where the module declares a family, such
+as SPACE_TO_DEPTH and SPACE_TO_DEPTH1). :func:`all_checks` finds them all:
+adding an operator's companion lists it, and nothing else does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def all_checks() -> dict[str, OperatorChecks]:
     """
     found: dict[str, OperatorChecks] = {}
     for module in pkgutil.iter_modules(__path__):
-        checks = importlib.import_module(f"{__name__}.{module.name}").CHECKS
-        found[checks.operator.name] = checks
+        declared = importlib.import_module(f"{__name__}.{module.name}").CHECKS
+        for checks in declared if isinstance(declared, tuple) else (declared,):
+            found[checks.operator.name] = checks
     return found

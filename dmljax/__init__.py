@@ -37,6 +37,7 @@ from dmljax._src.graph import (
 )
 from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
 from dmljax._src.ops import OPERATORS as OPERATORS
+from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
 from dmljax._src.ops.diagonal_matrix import (
     DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,
     diagonal_matrix as diagonal_matrix,
@@ -95,6 +96,7 @@ except importlib.metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests check
+    "CastOperatorDesc",
     "CompiledGraph",
     "CompiledOperator",
     "ConstantDataGraphNodeDesc",
@@ -130,6 +132,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "TensorDesc",
     "TensorFlags",
     "TileOperatorDesc",
+    "cast",
     "compile_graph",
     "compile_operator",
     "diagonal_matrix",

@@ -16,6 +16,7 @@ from hypothesis.extra import numpy as hnp
 
 import dmljax as dml
 from dmljax._src.checking.operators.cast import reference_cast
+from tests import helpers
 
 T = dml.DataType
 FLOATS = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(jnp.bfloat16))
@@ -282,3 +283,19 @@ def test_float_casts_differentiate_as_astype():
     np.testing.assert_array_equal(grad, jnp.ones(3))
     _, tangent = jax.jvp(lambda x: dml.cast(x, jnp.bfloat16), (x,), (jnp.full(3, 0.5),))
     assert tangent.dtype == jnp.bfloat16
+
+
+@pytest.mark.parametrize("spelling", [jnp.float16, np.float16, "float16", np.dtype(np.float16)])
+def test_every_spelling_of_a_dtype_runs_one_program(spelling):
+    x = jnp.arange(3.0)
+    program = helpers.face_program(dml.cast)
+    dml.cast(x, np.float16)
+    size = helpers.jit_cache_size(program)
+    assert dml.cast(x, spelling).dtype == np.float16
+    assert helpers.jit_cache_size(program) == size
+
+
+def test_python_types_mean_jax_default_types_as_in_jnp():
+    x = jnp.arange(3)
+    for python_type in (bool, int, float):
+        assert dml.cast(x, python_type).dtype == jnp.zeros((), python_type).dtype

@@ -353,22 +353,45 @@ class Number:
 
 @dataclasses.dataclass(frozen=True)
 class DType:
-    """A static dtype (a :class:`jax.ShapeDtypeStruct`'s), as a NumPy dtype."""
+    """A static dtype, as a NumPy dtype: a dtype, a scalar type (``jnp.float16``,
+    ``np.int8``) or a name; Python's ``bool``, ``int`` and ``float`` mean JAX's
+    default types for them, as in :func:`jax.numpy.zeros`."""
 
     name: str
 
     def plain(self, name: str) -> str:
-        return f"isinstance({name}, np_dtype)"
+        # A dtype, or one of the scalar types (hashable, looked up once per call).
+        return (
+            f"(isinstance({name}, np_dtype) or "
+            f"({name}.__class__ in scalar_type_classes and {name} in dtype_of_scalar_type))"
+        )
 
     def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+        return f"dtype_of_scalar_type.get({name}, {name})"
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
+        if value in _PYTHON_SCALAR_TYPES:
+            return np.dtype(jax.dtypes.canonicalize_dtype(value))
         try:
             return np.dtype(value)
         except TypeError:
             raise ArgumentTypeError(op, self.name, "a dtype", repr(value)) from None
+
+
+_PYTHON_SCALAR_TYPES = (bool, int, float, complex)
+# NumPy's and jax.numpy's scalar types by name, each with its dtype: the spellings a
+# caller passes as a dtype, taken by a face's fast path without np.dtype's parsing.
+_DTYPE_OF_SCALAR_TYPE: dict[Any, np.dtype[Any]] = {
+    scalar: np.dtype(scalar)
+    for module in (np, jnp)
+    for name in (
+        "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float16", "bfloat16", "float32", "float64",
+    )
+    if (scalar := getattr(module, name, None)) is not None
+}  # fmt: skip
+_SCALAR_TYPE_CLASSES = frozenset(type(scalar) for scalar in _DTYPE_OF_SCALAR_TYPE)
 
 
 Static = Axis | Int | IntTuple | Bool | Choice | Number | DType
@@ -478,6 +501,8 @@ def _fast_path(
         "one_spelling": one_spelling,
         "only_int": _ONLY_INT,
         "np_dtype": np.dtype,
+        "scalar_type_classes": _SCALAR_TYPE_CLASSES,
+        "dtype_of_scalar_type": _DTYPE_OF_SCALAR_TYPE,
         "x64": x64_enabled,
         "ndarray": np.ndarray,
         "numpy_data": NUMPY_DTYPES_JAX_HOLDS,

@@ -7,10 +7,12 @@ Sphinx builds the docs (``docs/_ext/dmljax_docs.py``). These tests check the sou
 
 from __future__ import annotations
 
+import enum
 import json
 import pathlib
 import re
 import struct
+import typing
 
 import pytest
 
@@ -37,15 +39,24 @@ _DOC_EXAMPLES = re.compile(r"^```\{dml-doc-examples\}\s+(\w+)\s*$", re.MULTILINE
 OPERATOR_PAGES = sorted((DOCS / "operators").glob("*.md"))
 
 
-_OPERATOR_API = re.compile(r"^```\{dml-operator-api\}\s+(descs|functions)\s*$", re.MULTILINE)
+_OPERATOR_API = re.compile(r"^```\{dml-operator-api\}\s+(descs|functions|enums)\s*$", re.MULTILINE)
 
 
 def _operator_api_names(kind: str) -> list[str]:
     # What docs/_ext's dml-operator-api generates (Sphinx is not a test dependency).
     if kind == "descs":
         named = [operator.desc_type for operator in dml.OPERATORS]
-    else:
+    elif kind == "functions":
         named = [operator.function for operator in dml.OPERATORS if operator.function]
+    else:
+        hints = [typing.get_type_hints(operator.desc_type) for operator in dml.OPERATORS]
+        named = [
+            hint
+            for fields in hints
+            for hint in fields.values()
+            if isinstance(hint, type) and issubclass(hint, enum.Enum)
+            and hint.__module__.startswith("dmljax._src.ops.")  # not DataType
+        ]  # fmt: skip
     return list(dict.fromkeys(f"dmljax.{value.__name__}" for value in named))
 
 

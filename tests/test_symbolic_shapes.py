@@ -91,27 +91,6 @@ def test_an_undecided_rule_is_a_clean_error(name):
         assert fragment in str(caught.value)
 
 
-# Sizes the operator or a static argument fixes: no symbol can stand there (jax.numpy has
-# the same limits), and the face refuses it naming the field.
-FIXED_SIZES = {
-    # dy's shape is the window that offsets, sizes and strides give.
-    "DML_OPERATOR_SLICE_GRAD": lambda k, d, arrays, error: k == 0,
-    # The sizes must add up to the split dimension.
-    "DML_OPERATOR_SPLIT": lambda k, d, arrays, error: error.field == "sizes",
-    # The length of the index tuples decides the rank of the result.
-    "DML_OPERATOR_GATHER_ND": lambda k, d, arrays, error: (
-        (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
-    ),
-    "DML_OPERATOR_SCATTER_ND": lambda k, d, arrays, error: (
-        (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
-    ),
-    # lengths has 1 along the axis, and 1 where it broadcasts.
-    "DML_OPERATOR_REVERSE_SUBSEQUENCES": lambda k, d, arrays, error: (
-        k == 1 and arrays[1].shape[d] == 1 and error.field == "lengths.shape"
-    ),
-}
-
-
 def _symbolic_specs(arrays, k, d, b, linked):
     """Dimension ``d`` of argument ``k`` as ``b``; with it, the dimensions of the same size
     at the same position (``"position"``: indices and updates share a shape) or
@@ -140,7 +119,9 @@ def test_every_axis_of_every_argument_can_be_symbolic(checks):
     # Each dimension of each argument of three selftest draws becomes a jax.export symbol,
     # with no bound, a lower or an upper bound at its size (what an operator's rule may
     # need, as a user would give it); the export must run equal to the direct call.
-    fixed = FIXED_SIZES.get(checks.operator.name, lambda *_: False)
+    # Sizes the operator or a static argument fixes (no symbol can stand there; jax.numpy
+    # has the same limits) are declared in the companion, and refused naming the field.
+    fixed = checks.fixed_size or (lambda *_: False)
     for seed in range(3):
         case = checks.sweep(np.random.default_rng(seed), np.dtype(F32))
         arrays = case.batch[0]

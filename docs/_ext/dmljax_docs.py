@@ -8,9 +8,10 @@ Nothing here is written out by hand, so the pages cannot drift from the code:
 ``dml-operator-summary``
     One row per operator: where it was introduced, and from which level it
     takes 1 to 8 dimensions and 64-bit data.
-``dml-operator-api descs`` / ``dml-operator-api functions``
-    The API entries (autodoc) of every operator's desc class, or of every
-    functional face, in :data:`dmljax.OPERATORS`' order, each once.
+``dml-operator-api descs`` / ``functions`` / ``enums``
+    The API entries (autodoc) of every operator's desc class, of every
+    functional face, or of every enum a desc field takes, in
+    :data:`dmljax.OPERATORS`' order, each once.
 ``dml-doc-examples OP``
     Every worked example of one DirectML page (``DML_OPERATOR_GATHER``, ...,
     or ``BUFFER_TENSOR_VIEW`` for the strides page) from the packaged
@@ -25,8 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import pathlib
 import re
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -207,27 +210,40 @@ def _face_of(operator: dml.Operator) -> str:
 
 
 def operator_api_names(kind: str) -> list[str]:
-    """The public names ``dml-operator-api`` documents: desc classes or face functions."""
+    """The public names ``dml-operator-api`` documents: desc classes, face functions, or
+    the enums the descs' fields take (``PaddingMode``)."""
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],
         "functions": [operator.function for operator in dml.OPERATORS if operator.function],
+        "enums": [
+            hint
+            for operator in dml.OPERATORS
+            for hint in typing.get_type_hints(operator.desc_type).values()
+            if isinstance(hint, type)
+            and issubclass(hint, enum.Enum)
+            and hint.__module__.startswith("dmljax._src.ops.")  # DataType has its own entry
+        ],
     }[kind]
     return list(dict.fromkeys(value.__name__ for value in named))
 
 
 class OperatorApi(SphinxDirective):
-    """``dml-operator-api descs|functions``: one autodoc entry per operator's class or face."""
+    """``dml-operator-api descs|functions|enums``: one autodoc entry per operator's class,
+    face, or enum of a desc field."""
 
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
         _depend_on_the_code(self)
         kind = self.arguments[0]
-        directive = {"descs": "autoclass", "functions": "autofunction"}[kind]
+        directive = {"descs": "autoclass", "functions": "autofunction", "enums": "autoclass"}
+        options = ["   :members:", "   :undoc-members:"] if kind == "enums" else []
         source = StringList()
         for name in operator_api_names(kind):
-            source.append(f".. {directive}:: dmljax.{name}", "<dml-operator-api>")
-            source.append("", "<dml-operator-api>")
+            # The pages are MyST, whose nested parse reads Markdown: an eval-rst block each.
+            block = ("```{eval-rst}", f".. {directive[kind]}:: dmljax.{name}", *options, "```", "")
+            for line in block:
+                source.append(line, "<dml-operator-api>")
         container = nodes.Element()
         self.state.nested_parse(source, self.content_offset, container)
         return list(container.children)

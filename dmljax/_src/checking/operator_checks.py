@@ -87,6 +87,10 @@ class OperatorChecks:
         support_case: builds the descs and inputs those checks run
             (:data:`SupportCase`); None for an operator whose page has no table
             of its own.
+        fixed_size: ``(k, d, arrays, error) -> bool``: whether the face may refuse
+            a jax.export symbol at axis ``d`` of its argument ``k`` (of the sweep's
+            ``arrays``) with ``error``, because the operator or a static argument
+            fixes that size (SLICE_GRAD's window, SPLIT's sizes); None: never.
         not_smooth: why finite differences cannot check the operator's
             derivatives (a cast rounds every value it narrows), or None; then
             ``check_grads`` is skipped with this reason, and the sweep's exact
@@ -112,5 +116,6 @@ class OperatorChecks:
         default_factory=dict
     )
     support_case: SupportCase | None = None
+    fixed_size: Callable[[int, int, Any, Any], bool] | None = None
     not_smooth: str | None = None
     examples: tuple[Entry, ...] = ()

@@ -162,8 +162,14 @@ def gather_nd_support_case(
 _support_case = gather_nd_support_case
 
 
+# The length of the index tuples decides the rank of the result: no symbol stands there.
+def _fixed_size(k: int, d: int, arrays: Any, error: Any) -> bool:
+    return (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
+
+
 CHECKS = OperatorChecks(
     GATHER_ND,
+    fixed_size=_fixed_size,
     documented_support=DOCUMENTED_SUPPORT,
     support_case=_support_case,
     doc_example_face=gather_nd_doc_example_face,

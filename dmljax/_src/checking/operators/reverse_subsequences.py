@@ -136,8 +136,14 @@ def _support_case(
     return desc, (data_of((*ones, 3), data_type), lengths)
 
 
+# lengths has 1 along the axis, and 1 where it broadcasts: no symbol stands there.
+def _fixed_size(k: int, d: int, arrays: Any, error: Any) -> bool:
+    return k == 1 and arrays[1].shape[d] == 1 and error.field == "lengths.shape"
+
+
 CHECKS = OperatorChecks(
     REVERSE_SUBSEQUENCES,
+    fixed_size=_fixed_size,
     documented_support=DOCUMENTED_SUPPORT,
     support_case=_support_case,
     doc_example_face=_doc_example_face,

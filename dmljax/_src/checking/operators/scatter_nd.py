@@ -232,8 +232,14 @@ def _support_case(
     return desc, (data_of(input_sizes, data_type), targets, updates)
 
 
+# The length of the index tuples decides the updates' shape: no symbol stands there.
+def _fixed_size(k: int, d: int, arrays: Any, error: Any) -> bool:
+    return (k, d) == (1, arrays[1].ndim - 1) and error.field == "indices.shape[-1]"
+
+
 CHECKS = OperatorChecks(
     SCATTER_ND,
+    fixed_size=_fixed_size,
     documented_support=DOCUMENTED_SUPPORT,
     support_case=_support_case,
     doc_example=_doc_example,

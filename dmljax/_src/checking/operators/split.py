@@ -130,8 +130,14 @@ def _support_case(
     return desc, (data_of(whole, data_type),)
 
 
+# The sizes must add up to the split dimension: no symbol stands there.
+def _fixed_size(k: int, d: int, arrays: Any, error: Any) -> bool:
+    return error.field == "sizes"
+
+
 CHECKS = OperatorChecks(
     SPLIT,
+    fixed_size=_fixed_size,
     documented_support=DOCUMENTED_SUPPORT,
     support_case=_support_case,
     doc_example=_doc_example,

@@ -78,6 +78,12 @@ from dmljax._src.ops.slice_grad import (
     SliceGradOperatorDesc as SliceGradOperatorDesc,
     slice_grad as slice_grad,
 )
+from dmljax._src.ops.space_to_depth import (
+    DepthSpaceOrder as DepthSpaceOrder,
+    SpaceToDepth1OperatorDesc as SpaceToDepth1OperatorDesc,
+    SpaceToDepthOperatorDesc as SpaceToDepthOperatorDesc,
+    space_to_depth as space_to_depth,
+)
 from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
 from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
 from dmljax._src.strides import (
@@ -101,6 +107,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "CompiledOperator",
     "ConstantDataGraphNodeDesc",
     "DataType",
+    "DepthSpaceOrder",
     "DiagonalMatrix1OperatorDesc",
     "DiagonalMatrixOperatorDesc",
     "DxDispatchModel",
@@ -128,6 +135,8 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "Slice1OperatorDesc",
     "SliceGradOperatorDesc",
     "SliceOperatorDesc",
+    "SpaceToDepth1OperatorDesc",
+    "SpaceToDepthOperatorDesc",
     "SplitOperatorDesc",
     "TensorDesc",
     "TensorFlags",
@@ -153,6 +162,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "scatter_nd",
     "slice1",
     "slice_grad",
+    "space_to_depth",
     "split",
     "tile",
     "to_strided_buffer",

@@ -1,0 +1,136 @@
+"""SPACE_TO_DEPTH and SPACE_TO_DEPTH1: both orders on both faces against the index-by-index
+reference and onnxruntime's SpaceToDepth, and their own rules. Transformations, support
+tables and the bad input every operator shares are the cross-cutting suites'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import hypothesis
+import jax
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+import dmljax as dml
+from dmljax._src.checking.operators.space_to_depth import reference_space_to_depth
+
+T = dml.DataType
+ORDERS = {"DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW, "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH}
+
+
+def _desc(x: np.ndarray, block: int, order: str | None) -> Any:
+    data_type = T.from_dtype(x.dtype)
+    n, c, h, w = x.shape
+    tensors = {
+        "input_tensor": dml.TensorDesc(data_type=data_type, sizes=x.shape),
+        "output_tensor": dml.TensorDesc(
+            data_type=data_type, sizes=(n, c * block * block, h // block, w // block)
+        ),
+    }
+    if order is None:
+        return dml.SpaceToDepthOperatorDesc(**tensors, block_size=block)
+    return dml.SpaceToDepth1OperatorDesc(**tensors, block_size=block, order=ORDERS[order])
+
+
+DTYPES = (np.float32, np.float16, np.int8, np.uint32, np.int32)
+
+
+@st.composite
+def nchw(draw: st.DrawFn, lead: int = 1, dtypes: Any = DTYPES) -> tuple[np.ndarray, int]:
+    block = draw(st.integers(1, 4))
+    batch = draw(st.lists(st.integers(1, 2), min_size=lead, max_size=lead))
+    c, h, w = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    dtype = draw(st.sampled_from(dtypes))
+    shape = (*batch, c, h * block, w * block)
+    return np.arange(np.prod(shape)).astype(dtype).reshape(shape), block
+
+
+@hypothesis.given(nchw(), st.sampled_from(["DCR", "CRD"]))
+def test_both_faces_match_the_reference(case, order):
+    x, block = case
+    want = reference_space_to_depth(x, block, order)
+    np.testing.assert_array_equal(dml.space_to_depth(x, block, order=order), want)
+    np.testing.assert_array_equal(dml.compile_operator(_desc(x, block, order))(x), want)
+    if order == "DCR":
+        np.testing.assert_array_equal(dml.compile_operator(_desc(x, block, None))(x), want)
+
+
+@hypothesis.given(nchw(lead=0), st.integers(0, 2))
+def test_the_face_takes_any_number_of_leading_dimensions(case, extra):
+    x, block = case
+    x = x.reshape((1,) * extra + x.shape)
+    for order in ORDERS:
+        np.testing.assert_array_equal(
+            dml.space_to_depth(x, block, order=order), reference_space_to_depth(x, block, order)
+        )
+
+
+# onnxruntime's CPU SpaceToDepth implements float32 and float64 only.
+@hypothesis.settings(max_examples=30)
+@hypothesis.given(nchw(dtypes=(np.float32,)))
+def test_dcr_matches_onnxruntime(case):
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    x, block = case
+    helper = onnx.helper
+    element = helper.np_dtype_to_tensor_dtype(x.dtype)
+    node = helper.make_node("SpaceToDepth", ["x"], ["y"], blocksize=block)
+    graph = helper.make_graph(
+        [node],
+        "space_to_depth",
+        [helper.make_tensor_value_info("x", element, list(x.shape))],
+        [helper.make_tensor_value_info("y", element, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(dml.space_to_depth(x, block), session.run(None, {"x": x})[0])
+
+
+def test_the_order_takes_directml_and_onnx_spellings():
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    want = reference_space_to_depth(x, 2, "CRD")
+    for order in ("CRD", dml.DepthSpaceOrder.COLUMN_ROW_DEPTH):
+        np.testing.assert_array_equal(dml.space_to_depth(x, 2, order=order), want)
+    assert (
+        dml.DepthSpaceOrder.coerce("DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH", op="", field="")
+        is dml.DepthSpaceOrder.COLUMN_ROW_DEPTH
+    )
+
+
+# --- Its own rules -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spoil", "field", "fragment"),
+    [
+        ({"block_size": 0}, "block_size", "at least 1"),
+        ({"block_size": 3}, "input_tensor.sizes", "divisible by block_size 3"),
+        ({"order": 2}, "order", "DML_DEPTH_SPACE_ORDER"),
+        ({"order": "ZIGZAG"}, "order", "DML_DEPTH_SPACE_ORDER"),
+    ],
+)
+def test_the_desc_rules_name_the_field(spoil, field, fragment):
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    fields = {"input_tensor": dml.TensorDesc.from_array(x), "block_size": 2, "order": "DCR"}
+    fields["output_tensor"] = dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 4, 2, 2))
+    with pytest.raises(dml.errors.InvalidArgumentError) as e:
+        dml.compile_operator(dml.SpaceToDepth1OperatorDesc(**{**fields, **spoil}))
+    assert e.value.field == field
+    assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ((np.zeros((4, 4), np.float32), 2), "x"),
+        ((np.zeros((1, 4, 6), np.float32), 4), "x"),
+        ((np.zeros((1, 4, 4), np.float32), 0), "block_size"),
+        ((np.zeros((1, 4, 4), np.float32), 2.0), "block_size"),
+    ],
+)
+def test_the_face_refuses_what_it_cannot_split(args, field):
+    for call in (dml.space_to_depth, jax.jit(dml.space_to_depth, static_argnums=1)):
+        with pytest.raises(dml.errors.ArgumentError) as e:
+            call(*args)
+        assert (e.value.op, e.value.field) == ("dmljax.space_to_depth", field)

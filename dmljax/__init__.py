@@ -38,6 +38,11 @@ from dmljax._src.graph import (
 from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
 from dmljax._src.ops import OPERATORS as OPERATORS
 from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
+from dmljax._src.ops.depth_to_space import (
+    DepthToSpace1OperatorDesc as DepthToSpace1OperatorDesc,
+    DepthToSpaceOperatorDesc as DepthToSpaceOperatorDesc,
+    depth_to_space as depth_to_space,
+)
 from dmljax._src.ops.diagonal_matrix import (
     DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,
     diagonal_matrix as diagonal_matrix,
@@ -108,6 +113,8 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "ConstantDataGraphNodeDesc",
     "DataType",
     "DepthSpaceOrder",
+    "DepthToSpace1OperatorDesc",
+    "DepthToSpaceOperatorDesc",
     "DiagonalMatrix1OperatorDesc",
     "DiagonalMatrixOperatorDesc",
     "DxDispatchModel",
@@ -144,6 +151,7 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "cast",
     "compile_graph",
     "compile_operator",
+    "depth_to_space",
     "diagonal_matrix",
     "errors",
     "from_strided_buffer",

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src.checking.operators import all_checks
 
 T = dml.DataType
 U32 = T.UINT32
@@ -330,3 +331,45 @@ def test_nan_payloads_pass_through_bit_exactly(op: str, face: str, dtype_name: s
             if "never supports FLOAT64" not in str(error):
                 raise
             pytest.skip("DirectML's support table has no FLOAT64 for this operator")
+
+
+# --- Every face, from its companion's sweep: what it moves keeps its bits --------------------
+
+_SWEPT = [checks for checks in all_checks().values() if checks.sweep is not None]
+_SPECIAL_F32 = np.array(_SPECIAL_VALUES["float32"] + _NAN_PAYLOADS["float32"], np.uint32)
+_TAG = 2**20  # tags 2**20 + i are exact in float32, and no sum of two is a tag
+
+
+@pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
+def test_every_face_moves_special_floats_bit_exactly(checks: Any) -> None:
+    # The face runs once on tagged data (distinct values 2**20 + i) to learn where each
+    # output element comes from, then on special floats and NaN payloads at the same
+    # positions: an element that came from one input element must carry its bits. An
+    # element that is no tag (a fill, a sum) is not a move, and is not compared.
+    compared = 0
+    for seed in range(3):
+        case = checks.sweep(np.random.default_rng(seed), np.dtype(np.float32))
+        args = list(case.batch[0])
+        tagged, special, source_bits = list(args), list(args), []
+        offset = 0
+        for i in case.linear_argnums:
+            size = args[i].size
+            tagged[i] = (_TAG + offset + np.arange(size)).astype(np.float32).reshape(args[i].shape)
+            bits = np.resize(np.roll(_SPECIAL_F32, seed + i), size)
+            special[i] = bits.view(np.float32).reshape(args[i].shape)
+            source_bits.append(bits)
+            offset += size
+        every_bit = np.concatenate(source_bits)
+        for fn in (case.fn, jax.jit(case.fn)):
+            tags = jax.tree.leaves(fn(*tagged))
+            moved = jax.tree.leaves(fn(*special))
+            for tag, out in zip(tags, moved, strict=True):
+                if out.dtype != np.float32:
+                    continue  # a conversion (CAST to another type) moves no bits
+                index = np.asarray(tag, np.float64).ravel() - _TAG
+                is_move = (index >= 0) & (index < offset) & (index == np.round(index))
+                got = np.asarray(out).view(np.uint32).ravel()[is_move]
+                want = every_bit[index[is_move].astype(np.int64)]
+                np.testing.assert_array_equal(got, want, err_msg=case.label)
+                compared += got.size
+    assert compared > 0, "no element moved: nothing was checked"

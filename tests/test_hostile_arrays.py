@@ -1,10 +1,14 @@
 """Arrays JAX cannot hold, or would hold wrongly, at the functional faces (issue 27)."""
 
+import inspect
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src.checking.operators import all_checks
 from dmljax.errors import ArgumentTypeError
 
 X = jnp.arange(3.0)
@@ -213,3 +217,43 @@ def test_a_long_static_sequence_is_refused_by_its_length_alone(call):
     assert time.perf_counter() - started < 1.0
     assert len(str(e.value)) < 300  # printing each entry took 89 MB
     assert "10000000 entries (0, 1, 2, 3, 4, 5, 6, 7, ...)" in str(e.value)
+
+
+# --- Every face, from its companion's sweep ------------------------------------------------------
+
+_SWEPT = [checks for checks in all_checks().values() if checks.sweep is not None]
+
+
+def _first_argument(checks):
+    """A float32 draw of the face, and its first argument's name."""
+    case = checks.sweep(np.random.default_rng(4), np.dtype(np.float32))
+    name = next(iter(inspect.signature(checks.operator.function).parameters))
+    return case, name
+
+
+@pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
+def test_every_face_reads_big_endian_arrays_in_native_order(checks):
+    case, _ = _first_argument(checks)
+    args = case.batch[0]
+    swapped = [a.astype(a.dtype.newbyteorder(">")) if a.dtype.itemsize > 1 else a for a in args]
+    native = jax.tree.leaves(case.fn(*args))
+    for got, want in zip(jax.tree.leaves(case.fn(*swapped)), native, strict=True):
+        np.testing.assert_array_equal(got, want, err_msg=case.label)
+
+
+@pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
+@pytest.mark.parametrize(
+    ("hostile", "fragment"),
+    [
+        (lambda a: np.ma.array(a, mask=np.zeros(a.shape, bool)), "masked"),
+        (lambda a: np.zeros(a.shape, "datetime64[D]"), "datetime64"),
+        (lambda a: np.zeros(a.shape, np.clongdouble), "complex"),
+    ],
+    ids=["masked", "datetime64", "complex"],
+)
+def test_every_face_refuses_arrays_jax_cannot_hold_naming_the_argument(checks, hostile, fragment):
+    case, name = _first_argument(checks)
+    first, *rest = case.batch[0]
+    with pytest.raises(ArgumentTypeError, match=fragment) as e:
+        case.fn(hostile(first), *rest)
+    assert e.value.field.startswith(name), e.value

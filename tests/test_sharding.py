@@ -19,6 +19,7 @@ import pytest
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
 import dmljax as dml
+from dmljax._src.checking.operators import all_checks
 
 try:
     from jax import shard_map  # jax >= 0.7
@@ -334,3 +335,24 @@ def test_the_gradient_of_a_row_lookup_with_sharded_ids_equals_the_unsharded_one(
     result = grad(*placed)
     np.testing.assert_array_equal(result, expected)
     assert result.sharding.is_fully_replicated
+
+
+# --- Every face, from its companion's sweep: a batch sharded over the mesh -------------------
+
+_SWEPT = [checks for checks in all_checks().values() if checks.sweep is not None]
+
+
+@pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
+def test_every_face_vmapped_over_a_sharded_batch_runs_without_communication(mesh, checks):
+    # BATCH draws of the selftest sweep, stacked and sharded along the batch: each device
+    # computes its own members, the result equals the unsharded one, and XLA moves nothing.
+    case = checks.sweep(np.random.default_rng(3), np.dtype(np.float32), batch=BATCH)
+    stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
+    batched = jax.jit(jax.vmap(case.fn))
+    placed = _place(mesh, stacked, (True,) * len(stacked))
+    result = batched(*placed)
+    for got, want in zip(jax.tree.leaves(result), jax.tree.leaves(batched(*stacked)), strict=True):
+        np.testing.assert_array_equal(got, want, err_msg=case.label)
+        if got.size:  # XLA places an empty result whole: no rows to keep apart
+            assert got.sharding.is_equivalent_to(NamedSharding(mesh, P("batch")), got.ndim)
+    assert _collectives(batched.lower(*placed).compile()) == [], case.label

@@ -373,7 +373,7 @@ def test_products_differentiate_with_respect_to_the_updates(backend, determinist
         # in any order are noise at second order.
         with jax.enable_x64(True):
             wide = (x.astype(jnp.float64), updates.astype(jnp.float64))
-            check_grads(f, wide, order=2, modes=["fwd", "rev"], atol=1e-5, rtol=1e-5)
+            check_grads(jax.jit(f), wide, order=2, modes=["fwd", "rev"], atol=1e-5, rtol=1e-5)
         got = jax.jacrev(f, (0, 1))(x, updates)
     want = helpers.product_jacobians(x, indices, updates)
     for a, b in zip(got, want, strict=True):

@@ -38,6 +38,7 @@ from dmljax._src.graph import (
 from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
 from dmljax._src.ops import OPERATORS as OPERATORS
 from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
+from dmljax._src.ops.depth_space import DepthSpaceOrder as DepthSpaceOrder
 from dmljax._src.ops.depth_to_space import (
     DepthToSpace1OperatorDesc as DepthToSpace1OperatorDesc,
     DepthToSpaceOperatorDesc as DepthToSpaceOperatorDesc,
@@ -84,7 +85,6 @@ from dmljax._src.ops.slice_grad import (
     slice_grad as slice_grad,
 )
 from dmljax._src.ops.space_to_depth import (
-    DepthSpaceOrder as DepthSpaceOrder,
     SpaceToDepth1OperatorDesc as SpaceToDepth1OperatorDesc,
     SpaceToDepthOperatorDesc as SpaceToDepthOperatorDesc,
     space_to_depth as space_to_depth,

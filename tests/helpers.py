@@ -14,6 +14,7 @@ from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 
 import dmljax as dml
@@ -148,3 +149,28 @@ def documented_data_types(name: str) -> list[dml.DataType]:
     tensors (the companion's restated table), e.g. ``"DML_OPERATOR_GATHER"``."""
     table = all_checks()[name].documented_support
     return sorted(table[max(table)][1], key=lambda t: t.value)
+
+
+def run_onnx_node(op: str, x: np.ndarray, output_dtype: Any = None, **attrs: Any) -> np.ndarray:
+    """One ONNX node of one input on onnxruntime's CPU provider (opset 13), its output of
+    ``output_dtype`` (``x``'s by default); skips the test where onnxruntime is missing."""
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    helper = onnx.helper
+    source = helper.np_dtype_to_tensor_dtype(x.dtype)
+    target = source if output_dtype is None else helper.np_dtype_to_tensor_dtype(output_dtype)
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], **attrs)],
+        op,
+        [helper.make_tensor_value_info("x", source, list(x.shape))],
+        [helper.make_tensor_value_info("y", target, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, {"x": x})[0]
+
+
+def onnx_type(dtype: Any) -> int:
+    """ONNX's TensorProto type of a NumPy dtype (Cast's ``to``)."""
+    onnx = pytest.importorskip("onnx")
+    return onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))

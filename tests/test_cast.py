@@ -194,40 +194,6 @@ def test_64_bit_casts_match_the_reference(source, target, data):
 # --- Against onnxruntime's Cast ------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def onnx_cast() -> Any:
-    """``run(x, dtype)``: onnxruntime's Cast (CPU provider) of ``x`` to ``dtype``."""
-    onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
-    sessions: dict[tuple[np.dtype[Any], np.dtype[Any]], Any] = {}
-
-    def run(x: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
-        key = (x.dtype, dtype)
-        if key not in sessions:
-            helper = onnx.helper
-            to = helper.np_dtype_to_tensor_dtype(dtype)
-            node = helper.make_node("Cast", ["x"], ["y"], to=to)
-            graph = helper.make_graph(
-                [node],
-                "cast",
-                [
-                    helper.make_tensor_value_info(
-                        "x", helper.np_dtype_to_tensor_dtype(x.dtype), ["n"]
-                    )
-                ],
-                [helper.make_tensor_value_info("y", to, ["n"])],
-            )
-            model = helper.make_model(
-                graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8
-            )
-            sessions[key] = ort.InferenceSession(
-                model.SerializeToString(), providers=["CPUExecutionProvider"]
-            )
-        return sessions[key].run(None, {"x": x})[0]
-
-    return run
-
-
 # onnxruntime's Python binding takes no bfloat16 arrays; its float-to-integer conversion
 # of NaN and out-of-range values is C++'s undefined behaviour, so those are not compared.
 _ONNX_FLOATS = FLOATS[:2]
@@ -239,7 +205,7 @@ _ONNX_FLOATS = FLOATS[:2]
     st.sampled_from(_ONNX_FLOATS + INTS),
     st.data(),
 )
-def test_cast_matches_onnxruntime(onnx_cast, source, target, data):
+def test_cast_matches_onnxruntime(source, target, data):
     if jnp.issubdtype(source, jnp.floating):
         with np.errstate(over="ignore", invalid="ignore"):
             x = data.draw(_floats_of(source))
@@ -250,7 +216,8 @@ def test_cast_matches_onnxruntime(onnx_cast, source, target, data):
             hypothesis.assume(x.size)
     else:
         x = data.draw(hnp.arrays(source, st.integers(1, 12)))
-    _assert_bits_equal(np.asarray(dml.cast(x, target)), onnx_cast(x, target))
+    want = helpers.run_onnx_node("Cast", x, target, to=helpers.onnx_type(target))
+    _assert_bits_equal(np.asarray(dml.cast(x, target)), want)
 
 
 # --- The face's own refusals ---------------------------------------------------------------------

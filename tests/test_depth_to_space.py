@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking.operators.depth_to_space import reference_depth_to_space
+from tests import helpers
 
 T = dml.DataType
 ORDERS = {"DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW, "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH}
@@ -70,21 +71,8 @@ def test_the_face_takes_any_number_of_leading_dimensions(case, extra):
 @hypothesis.settings(max_examples=30)
 @hypothesis.given(nchw(dtypes=(np.float32,)), st.sampled_from(["DCR", "CRD"]))
 def test_both_orders_match_onnxruntime(case, order):
-    onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
     x, block = case
-    helper = onnx.helper
-    element = helper.np_dtype_to_tensor_dtype(x.dtype)
-    node = helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=block, mode=order)
-    graph = helper.make_graph(
-        [node],
-        "depth_to_space",
-        [helper.make_tensor_value_info("x", element, list(x.shape))],
-        [helper.make_tensor_value_info("y", element, None)],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    want = session.run(None, {"x": x})[0]
+    want = helpers.run_onnx_node("DepthToSpace", x, blocksize=block, mode=order)
     np.testing.assert_array_equal(dml.depth_to_space(x, block, order=order), want)
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking.operators.space_to_depth import reference_space_to_depth
+from tests import helpers
 
 T = dml.DataType
 ORDERS = {"DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW, "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH}
@@ -70,21 +71,9 @@ def test_the_face_takes_any_number_of_leading_dimensions(case, extra):
 @hypothesis.settings(max_examples=30)
 @hypothesis.given(nchw(dtypes=(np.float32,)))
 def test_dcr_matches_onnxruntime(case):
-    onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
     x, block = case
-    helper = onnx.helper
-    element = helper.np_dtype_to_tensor_dtype(x.dtype)
-    node = helper.make_node("SpaceToDepth", ["x"], ["y"], blocksize=block)
-    graph = helper.make_graph(
-        [node],
-        "space_to_depth",
-        [helper.make_tensor_value_info("x", element, list(x.shape))],
-        [helper.make_tensor_value_info("y", element, None)],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    np.testing.assert_array_equal(dml.space_to_depth(x, block), session.run(None, {"x": x})[0])
+    want = helpers.run_onnx_node("SpaceToDepth", x, blocksize=block)
+    np.testing.assert_array_equal(dml.space_to_depth(x, block), want)
 
 
 def test_the_order_takes_directml_and_onnx_spellings():

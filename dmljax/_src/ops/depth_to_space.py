@@ -9,17 +9,14 @@ index is made of the block's row, its column and the output channel.
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 import jax
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import contract, face as faces, feature_levels as fl
+from dmljax._src import contract
 from dmljax._src.arguments import static_int
-from dmljax._src.feature_levels import FeatureLevel as FL
-from dmljax._src.ops.space_to_depth import DepthSpaceOrder, require_block_size
+from dmljax._src.ops import depth_space
+from dmljax._src.ops.depth_space import DepthSpaceOrder
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -99,19 +96,6 @@ def depth_to_space_sizes(
     return (*batch, channels // square, height * block_size, width * block_size)
 
 
-def _rules(desc: Any, level: FL) -> None:
-    del level
-    require_block_size(desc.block_size, op=type(desc).__name__)
-
-
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    op = type(desc).__name__
-    sizes = depth_to_space_sizes(
-        desc.input_tensor.sizes, desc.block_size, op=op, field="input_tensor.sizes"
-    )
-    return sizes, "{N, C / block_size**2, H * block_size, W * block_size} of input_tensor.sizes"
-
-
 def depth_to_space_lowering(x: jax.Array, *, block_size: int, order: DepthSpaceOrder) -> jax.Array:
     """The one implementation of DEPTH_TO_SPACE, shared by both faces: a reshape that
     splits the channels, one transpose, and a reshape (one copy in XLA)."""
@@ -128,12 +112,6 @@ def depth_to_space_lowering(x: jax.Array, *, block_size: int, order: DepthSpaceO
     grouped = lax.reshape(x, (*batch, *split, height, width))
     moved = lax.transpose(grouped, (*range(lead), *(lead + axis for axis in axes)))
     return lax.reshape(moved, (*batch, out_channels, height * b, width * b))
-
-
-def _lower(desc: Any, options: contract.LoweringOptions) -> Any:
-    del options
-    order = getattr(desc, "order", DepthSpaceOrder.DEPTH_COLUMN_ROW)
-    return functools.partial(depth_to_space_lowering, block_size=desc.block_size, order=order)
 
 
 def depth_to_space(
@@ -172,40 +150,23 @@ def depth_to_space(
     return _FACE.call(x, block_size, order)
 
 
-def _checked_depth_to_space(x: jax.Array, block_size: int, order: Any) -> jax.Array:
-    """:func:`depth_to_space`'s checks, while tracing, then the lowering."""
-    if x.ndim < 3:
-        raise InvalidArgumentError(
-            _FUNCTION, "x", "an array of at least 3 dimensions (..., C, H, W)", f"shape {x.shape}"
-        )
-    require_block_size(block_size, op=_FUNCTION)
-    depth_to_space_sizes(tuple(x.shape), block_size, op=_FUNCTION, field="x")
-    order = DepthSpaceOrder.coerce(order, op=_FUNCTION, field="order")
-    return depth_to_space_lowering(x, block_size=block_size, order=order)
-
-
-_ORDER_ALIASES = tuple((order, order.onnx_mode) for order in DepthSpaceOrder)
-_FACE = faces.FunctionalFace(
-    depth_to_space,
-    _checked_depth_to_space,
-    faces.Data("x"),
-    faces.Int("block_size"),
-    faces.Choice("order", ("DCR", "CRD"), aliases=_ORDER_ALIASES),
-    keys=True,
+_DIRECTION = depth_space.Direction(
+    _FUNCTION,
+    depth_to_space_sizes,
+    "{N, C / block_size**2, H * block_size, W * block_size} of input_tensor.sizes",
+    depth_to_space_lowering,
 )
-
-_FL_1_0 = fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32)
-_FL_2_1 = fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32)
+_FACE = depth_space.functional_face(depth_to_space, _DIRECTION)
 
 DEPTH_TO_SPACE = contract.Operator(
     "DML_OPERATOR_DEPTH_TO_SPACE",
     DepthToSpaceOperatorDesc,
-    support=(_FL_1_0, _FL_2_1, fl.band(FL.FL_5_0, (4, 4), fl.TYPES_8_64)),
+    support=depth_space.OLDER_SUPPORT,
     same_dimension_count=True,
     same_data_type=("input_tensor", "output_tensor"),
-    rules=_rules,
-    output_sizes=_output_sizes,
-    lower=_lower,
+    rules=depth_space.rules,
+    output_sizes=_DIRECTION.output_sizes,
+    lower=depth_space.lower(_DIRECTION),
     face=None,
     served_by="DML_OPERATOR_DEPTH_TO_SPACE1",
 )
@@ -213,11 +174,11 @@ DEPTH_TO_SPACE = contract.Operator(
 DEPTH_TO_SPACE1 = contract.Operator(
     "DML_OPERATOR_DEPTH_TO_SPACE1",
     DepthToSpace1OperatorDesc,
-    support=(_FL_2_1,),
+    support=depth_space.NEWER_SUPPORT,
     same_dimension_count=True,
     same_data_type=("input_tensor", "output_tensor"),
-    rules=_rules,
-    output_sizes=_output_sizes,
-    lower=_lower,
+    rules=depth_space.rules,
+    output_sizes=_DIRECTION.output_sizes,
+    lower=depth_space.lower(_DIRECTION),
     face=_FACE,
 )

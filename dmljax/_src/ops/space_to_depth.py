@@ -1,5 +1,6 @@
 """SPACE_TO_DEPTH and SPACE_TO_DEPTH1: ``DML_SPACE_TO_DEPTH[1]_OPERATOR_DESC`` and
-:func:`dmljax.space_to_depth`, and :class:`DepthSpaceOrder`, which DEPTH_TO_SPACE shares.
+:func:`dmljax.space_to_depth` (what it shares with DEPTH_TO_SPACE is in
+:mod:`dmljax._src.ops.depth_space`).
 
 Each ``BlockSize x BlockSize`` block of the height and width dimensions of an
 NCHW tensor becomes ``BlockSize**2`` channels at one position: the output is
@@ -9,85 +10,27 @@ made of the block's row, its column and the input channel.
 
 from __future__ import annotations
 
-import enum
-import functools
-from typing import Any
-
 import jax
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import contract, face as faces, feature_levels as fl
+from dmljax._src import contract
 from dmljax._src.arguments import static_int
-from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.ops import depth_space
+from dmljax._src.ops.depth_space import DepthSpaceOrder
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+from dmljax.errors import InvalidArgumentError
 
 __all__ = [
     "SPACE_TO_DEPTH",
     "SPACE_TO_DEPTH1",
-    "DepthSpaceOrder",
     "SpaceToDepth1OperatorDesc",
     "SpaceToDepthOperatorDesc",
-    "require_block_size",
     "space_to_depth",
     "space_to_depth_lowering",
 ]
 
 _FUNCTION = "dmljax.space_to_depth"
-
-
-class DepthSpaceOrder(enum.IntEnum):
-    """A ``DML_DEPTH_SPACE_ORDER``: how a depth index is made of a block's row and column
-    and a channel (introduced with SPACE_TO_DEPTH1 and DEPTH_TO_SPACE1 at FL 2_1).
-
-    ``DEPTH_COLUMN_ROW`` (ONNX's ``"DCR"``) flattens ``(BlockHeight, BlockWidth,
-    Channels)``: the order of SPACE_TO_DEPTH and DEPTH_TO_SPACE. ``COLUMN_ROW_DEPTH``
-    (``"CRD"``) flattens ``(Channels, BlockHeight, BlockWidth)``.
-
-    >>> import dmljax as dml
-    >>> dml.DepthSpaceOrder.COLUMN_ROW_DEPTH.onnx_mode
-    'CRD'
-    """
-
-    DEPTH_COLUMN_ROW = 0
-    COLUMN_ROW_DEPTH = 1
-
-    @property
-    def onnx_mode(self) -> str:
-        """ONNX DepthToSpace's name for the order: ``"DCR"`` or ``"CRD"``."""
-        return "DCR" if self is DepthSpaceOrder.DEPTH_COLUMN_ROW else "CRD"
-
-    def __str__(self) -> str:
-        return self.name
-
-    @classmethod
-    def coerce(cls, value: Any, *, op: str, field: str) -> DepthSpaceOrder:
-        """``value`` (a member, its value, its name, with or without DirectML's prefix,
-        or ONNX's ``"DCR"``/``"CRD"``) as a DepthSpaceOrder."""
-        if isinstance(value, str):
-            name = value.upper().removeprefix("DML_").removeprefix("DEPTH_SPACE_ORDER_")
-            onnx_names = {"DCR": cls.DEPTH_COLUMN_ROW, "CRD": cls.COLUMN_ROW_DEPTH}
-            found = onnx_names.get(name, cls.__members__.get(name))
-            if found is not None:
-                return found
-        elif isinstance(value, int) and not isinstance(value, bool):
-            try:
-                return cls(value)
-            except ValueError:
-                pass
-        else:
-            raise ArgumentTypeError(op, field, "a dmljax.DepthSpaceOrder", repr(value))
-        names = ", ".join(order.name for order in cls)
-        raise InvalidArgumentError(
-            op, field, f"a DML_DEPTH_SPACE_ORDER ({names}, or 'DCR' or 'CRD')", repr(value)
-        )
-
-
-def require_block_size(block_size: int, *, op: str) -> None:
-    """DirectML's BlockSize is a UINT and a block has at least one element."""
-    if block_size < 1:
-        raise InvalidArgumentError(op, "block_size", "at least 1", block_size)
 
 
 class SpaceToDepthOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
@@ -153,19 +96,6 @@ def space_to_depth_sizes(
     return (*batch, channels * block_size**2, height // block_size, width // block_size)
 
 
-def _rules(desc: Any, level: FL) -> None:
-    del level
-    require_block_size(desc.block_size, op=type(desc).__name__)
-
-
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    op = type(desc).__name__
-    sizes = space_to_depth_sizes(
-        desc.input_tensor.sizes, desc.block_size, op=op, field="input_tensor.sizes"
-    )
-    return sizes, "{N, C * block_size**2, H / block_size, W / block_size} of input_tensor.sizes"
-
-
 def space_to_depth_lowering(x: jax.Array, *, block_size: int, order: DepthSpaceOrder) -> jax.Array:
     """The one implementation of SPACE_TO_DEPTH, shared by both faces: a reshape that
     splits H and W into blocks, one transpose, and a reshape (one copy in XLA)."""
@@ -178,12 +108,6 @@ def space_to_depth_lowering(x: jax.Array, *, block_size: int, order: DepthSpaceO
     permutation = (*range(lead), *(lead + axis for axis in (*depth, 1, 3)))
     moved = lax.transpose(split, permutation)
     return lax.reshape(moved, (*batch, channels * b * b, height // b, width // b))
-
-
-def _lower(desc: Any, options: contract.LoweringOptions) -> Any:
-    del options
-    order = getattr(desc, "order", DepthSpaceOrder.DEPTH_COLUMN_ROW)
-    return functools.partial(space_to_depth_lowering, block_size=desc.block_size, order=order)
 
 
 def space_to_depth(
@@ -219,40 +143,23 @@ def space_to_depth(
     return _FACE.call(x, block_size, order)
 
 
-def _checked_space_to_depth(x: jax.Array, block_size: int, order: Any) -> jax.Array:
-    """:func:`space_to_depth`'s checks, while tracing, then the lowering."""
-    if x.ndim < 3:
-        raise InvalidArgumentError(
-            _FUNCTION, "x", "an array of at least 3 dimensions (..., C, H, W)", f"shape {x.shape}"
-        )
-    require_block_size(block_size, op=_FUNCTION)
-    space_to_depth_sizes(tuple(x.shape), block_size, op=_FUNCTION, field="x")
-    order = DepthSpaceOrder.coerce(order, op=_FUNCTION, field="order")
-    return space_to_depth_lowering(x, block_size=block_size, order=order)
-
-
-_ORDER_ALIASES = tuple((order, order.onnx_mode) for order in DepthSpaceOrder)
-_FACE = faces.FunctionalFace(
-    space_to_depth,
-    _checked_space_to_depth,
-    faces.Data("x"),
-    faces.Int("block_size"),
-    faces.Choice("order", ("DCR", "CRD"), aliases=_ORDER_ALIASES),
-    keys=True,
+_DIRECTION = depth_space.Direction(
+    _FUNCTION,
+    space_to_depth_sizes,
+    "{N, C * block_size**2, H / block_size, W / block_size} of input_tensor.sizes",
+    space_to_depth_lowering,
 )
-
-_FL_1_0 = fl.band(FL.FL_1_0, (4, 4), fl.FLOATS_16_32)
-_FL_2_1 = fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32)
+_FACE = depth_space.functional_face(space_to_depth, _DIRECTION)
 
 SPACE_TO_DEPTH = contract.Operator(
     "DML_OPERATOR_SPACE_TO_DEPTH",
     SpaceToDepthOperatorDesc,
-    support=(_FL_1_0, _FL_2_1, fl.band(FL.FL_5_0, (4, 4), fl.TYPES_8_64)),
+    support=depth_space.OLDER_SUPPORT,
     same_dimension_count=True,
     same_data_type=("input_tensor", "output_tensor"),
-    rules=_rules,
-    output_sizes=_output_sizes,
-    lower=_lower,
+    rules=depth_space.rules,
+    output_sizes=_DIRECTION.output_sizes,
+    lower=depth_space.lower(_DIRECTION),
     face=None,
     served_by="DML_OPERATOR_SPACE_TO_DEPTH1",
 )
@@ -260,11 +167,11 @@ SPACE_TO_DEPTH = contract.Operator(
 SPACE_TO_DEPTH1 = contract.Operator(
     "DML_OPERATOR_SPACE_TO_DEPTH1",
     SpaceToDepth1OperatorDesc,
-    support=(_FL_2_1,),
+    support=depth_space.NEWER_SUPPORT,
     same_dimension_count=True,
     same_data_type=("input_tensor", "output_tensor"),
-    rules=_rules,
-    output_sizes=_output_sizes,
-    lower=_lower,
+    rules=depth_space.rules,
+    output_sizes=_DIRECTION.output_sizes,
+    lower=depth_space.lower(_DIRECTION),
     face=_FACE,
 )

@@ -18,32 +18,18 @@ from dmljax._src.checking.operators.depth_to_space import reference_depth_to_spa
 from tests import helpers
 
 T = dml.DataType
-ORDERS = {"DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW, "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH}
-DTYPES = (np.float32, np.float16, np.int8, np.uint32, np.int32)
+ORDERS = helpers.DEPTH_SPACE_ORDERS
+DESCS = (dml.DepthToSpaceOperatorDesc, dml.DepthToSpace1OperatorDesc)
 
 
 def _desc(x: np.ndarray, block: int, order: str | None) -> Any:
-    data_type = T.from_dtype(x.dtype)
-    n, c, h, w = x.shape
-    tensors = {
-        "input_tensor": dml.TensorDesc(data_type=data_type, sizes=x.shape),
-        "output_tensor": dml.TensorDesc(
-            data_type=data_type, sizes=(n, c // (block * block), h * block, w * block)
-        ),
-    }
-    if order is None:
-        return dml.DepthToSpaceOperatorDesc(**tensors, block_size=block)
-    return dml.DepthToSpace1OperatorDesc(**tensors, block_size=block, order=ORDERS[order])
+    return helpers.depth_space_desc(
+        DESCS, x, reference_depth_to_space(x, block).shape, block, order
+    )
 
 
-@st.composite
-def nchw(draw: st.DrawFn, lead: int = 1, dtypes: Any = DTYPES) -> tuple[np.ndarray, int]:
-    block = draw(st.integers(1, 3))
-    batch = draw(st.lists(st.integers(1, 2), min_size=lead, max_size=lead))
-    c, h, w = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    shape = (*batch, c * block * block, h, w)
-    dtype = draw(st.sampled_from(dtypes))
-    return np.arange(np.prod(shape)).astype(dtype).reshape(shape), block
+def nchw(lead: int = 1, dtypes: Any = None) -> Any:
+    return helpers.blocked_nchw(to_depth=False, lead=lead, dtypes=dtypes)
 
 
 @hypothesis.given(nchw(), st.sampled_from(["DCR", "CRD"]))

@@ -17,34 +17,18 @@ from dmljax._src.checking.operators.space_to_depth import reference_space_to_dep
 from tests import helpers
 
 T = dml.DataType
-ORDERS = {"DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW, "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH}
+ORDERS = helpers.DEPTH_SPACE_ORDERS
+DESCS = (dml.SpaceToDepthOperatorDesc, dml.SpaceToDepth1OperatorDesc)
 
 
 def _desc(x: np.ndarray, block: int, order: str | None) -> Any:
-    data_type = T.from_dtype(x.dtype)
-    n, c, h, w = x.shape
-    tensors = {
-        "input_tensor": dml.TensorDesc(data_type=data_type, sizes=x.shape),
-        "output_tensor": dml.TensorDesc(
-            data_type=data_type, sizes=(n, c * block * block, h // block, w // block)
-        ),
-    }
-    if order is None:
-        return dml.SpaceToDepthOperatorDesc(**tensors, block_size=block)
-    return dml.SpaceToDepth1OperatorDesc(**tensors, block_size=block, order=ORDERS[order])
+    return helpers.depth_space_desc(
+        DESCS, x, reference_space_to_depth(x, block).shape, block, order
+    )
 
 
-DTYPES = (np.float32, np.float16, np.int8, np.uint32, np.int32)
-
-
-@st.composite
-def nchw(draw: st.DrawFn, lead: int = 1, dtypes: Any = DTYPES) -> tuple[np.ndarray, int]:
-    block = draw(st.integers(1, 4))
-    batch = draw(st.lists(st.integers(1, 2), min_size=lead, max_size=lead))
-    c, h, w = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
-    dtype = draw(st.sampled_from(dtypes))
-    shape = (*batch, c, h * block, w * block)
-    return np.arange(np.prod(shape)).astype(dtype).reshape(shape), block
+def nchw(lead: int = 1, dtypes: Any = None) -> Any:
+    return helpers.blocked_nchw(to_depth=True, lead=lead, dtypes=dtypes)
 
 
 @hypothesis.given(nchw(), st.sampled_from(["DCR", "CRD"]))

@@ -7,19 +7,17 @@ Sphinx builds the docs (``docs/_ext/dmljax_docs.py``). These tests check the sou
 
 from __future__ import annotations
 
-import enum
 import json
 import pathlib
 import re
 import struct
-import typing
 
 import pytest
 
 import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.bench import plot
-from dmljax._src.checking import doc_examples
+from dmljax._src.checking import api_names, doc_examples
 from dmljax._src.face import Indices
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
@@ -42,28 +40,14 @@ OPERATOR_PAGES = sorted((DOCS / "operators").glob("*.md"))
 _OPERATOR_API = re.compile(r"^```\{dml-operator-api\}\s+(descs|functions|enums)\s*$", re.MULTILINE)
 
 
-def _operator_api_names(kind: str) -> list[str]:
-    # What docs/_ext's dml-operator-api generates (Sphinx is not a test dependency).
-    if kind == "descs":
-        named = [operator.desc_type for operator in dml.OPERATORS]
-    elif kind == "functions":
-        named = [operator.function for operator in dml.OPERATORS if operator.function]
-    else:
-        hints = [typing.get_type_hints(operator.desc_type) for operator in dml.OPERATORS]
-        named = [
-            hint
-            for fields in hints
-            for hint in fields.values()
-            if isinstance(hint, type) and issubclass(hint, enum.Enum)
-            and hint.__module__.startswith("dmljax._src.ops.")  # not DataType
-        ]  # fmt: skip
-    return list(dict.fromkeys(f"dmljax.{value.__name__}" for value in named))
-
-
 def _documented_names() -> list[str]:
     # Written entries, and those dml-operator-api generates from OPERATORS.
     text = API.read_text()
-    generated = [name for kind in _OPERATOR_API.findall(text) for name in _operator_api_names(kind)]
+    generated = [
+        f"dmljax.{name}"
+        for kind in _OPERATOR_API.findall(text)
+        for name in api_names.operator_api_names(kind)
+    ]
     return _DOCUMENTED.findall(text) + generated
 
 

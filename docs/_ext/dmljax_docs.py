@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import enum
 import pathlib
 import re
-import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -45,6 +43,7 @@ from sphinx.util.docutils import SphinxDirective
 import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.checking import doc_examples
+from dmljax._src.checking.api_names import operator_api_names
 
 logger = logging.getLogger(__name__)
 PACKAGE = pathlib.Path(dml.__file__).parent
@@ -207,24 +206,6 @@ def _face_of(operator: dml.Operator) -> str:
     server = OPERATORS[(operator.served_by or operator.name).removeprefix("DML_OPERATOR_")]
     assert server.function is not None, server.name
     return f"dml.{server.function.__name__}"
-
-
-def operator_api_names(kind: str) -> list[str]:
-    """The public names ``dml-operator-api`` documents: desc classes, face functions, or
-    the enums the descs' fields take (``PaddingMode``)."""
-    named = {
-        "descs": [operator.desc_type for operator in dml.OPERATORS],
-        "functions": [operator.function for operator in dml.OPERATORS if operator.function],
-        "enums": [
-            hint
-            for operator in dml.OPERATORS
-            for hint in typing.get_type_hints(operator.desc_type).values()
-            if isinstance(hint, type)
-            and issubclass(hint, enum.Enum)
-            and hint.__module__.startswith("dmljax._src.ops.")  # DataType has its own entry
-        ],
-    }[kind]
-    return list(dict.fromkeys(value.__name__ for value in named))
 
 
 class OperatorApi(SphinxDirective):

@@ -21,6 +21,7 @@ new operator gets them with no line added here.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 from collections.abc import Callable
@@ -471,6 +472,7 @@ REVERSE = "ReverseSubsequencesOperatorDesc"
 DIAGONAL, DIAGONAL1 = "DiagonalMatrixOperatorDesc", "DiagonalMatrix1OperatorDesc"
 
 
+@functools.cache  # the generic rows ask for it several times per operator
 def _valid_case(operator: dml.Operator) -> tuple[Any, tuple[np.ndarray, ...]]:
     """A valid desc of 4 dimensions and its inputs, from the operator's companion."""
     support_case = all_checks()[operator.name].support_case

@@ -7,6 +7,7 @@ own direction: the desc, the sizes it computes and its reshape-transpose lowerin
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections.abc import Callable
@@ -90,14 +91,21 @@ Sizes = Callable[..., tuple[int, ...]]
 block does not divide them."""
 
 
+@dataclasses.dataclass(frozen=True)
 class Direction:
-    """One direction of the rearrangement: the sizes it computes and its lowering."""
+    """One direction of the rearrangement: the sizes it computes and its lowering.
 
-    def __init__(self, function: str, sizes: Sizes, why: str, lowering: Callable[..., Any]):
-        self.function = function  # "dmljax.space_to_depth"
-        self.sizes = sizes
-        self.why = why  # how the output sizes follow, for the desc's error
-        self.lowering = lowering
+    Attributes:
+        function: the face's public name, ``"dmljax.space_to_depth"``.
+        sizes: the output sizes of input sizes and a block (:data:`Sizes`).
+        why: how the output sizes follow, for a desc's error.
+        lowering: ``lowering(x, *, block_size, order)``.
+    """
+
+    function: str
+    sizes: Sizes
+    why: str
+    lowering: Callable[..., Any]
 
     def output_sizes(self, desc: Any) -> tuple[tuple[int, ...], str]:
         """The desc's output sizes (``Operator(output_sizes=)``)."""

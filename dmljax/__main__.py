@@ -51,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
         help="random cases per operator in the sweep, one data dtype after another "
         "(default: one per dtype)",
     )
+    selftest.add_argument(
+        "--filter",
+        action="append",
+        metavar="SUBSTRING",
+        help="only the operators whose DirectML name contains SUBSTRING (again for more)",
+    )
 
     bench = commands.add_parser(
         "bench",
@@ -72,7 +78,10 @@ def _parser() -> argparse.ArgumentParser:
         "--from-json", metavar="PATH", help="print and plot a saved --json result; runs nothing"
     )
     bench.add_argument(
-        "--filter", metavar="SUBSTRING", help="only the cases whose name contains SUBSTRING"
+        "--filter",
+        action="append",
+        metavar="SUBSTRING",
+        help="only the cases whose name contains SUBSTRING (again for more: any of them)",
     )
     bench.add_argument("--list", action="store_true", help="list the cases and exit")
     bench.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
@@ -148,7 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "selftest":
         if args.draws < 0:
             parser.error("--draws must be >= 0")
-        return selftest_module.selftest(seed=args.seed, draws=args.draws, json_path=args.json)
+        return selftest_module.selftest(
+            seed=args.seed, draws=args.draws, json_path=args.json, filters=args.filter
+        )
     if args.command == "run":
         return _run_model(args.model, args.json)
     if args.command == "scaling":
@@ -161,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return adversarial.adversarial(
             quick=args.quick,
             json_path=args.json,
-            substring=args.filter,
+            filters=args.filter,
             list_only=args.list,
             seed=args.seed,
             out=sys.stdout,
@@ -174,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_path=args.json,
         plot_path=args.plot,
         from_json=args.from_json,
-        substring=args.filter,
+        filters=args.filter,
         list_only=args.list,
         seed=args.seed,
     )

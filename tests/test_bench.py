@@ -19,6 +19,7 @@ import dmljax
 from dmljax.__main__ import main
 from dmljax._src.bench import cases, plot
 from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.bench.command import select_cases
 from dmljax._src.bench.report import format_report
 from dmljax._src.bench.results import (
     CaseResult,
@@ -35,6 +36,11 @@ ALL_CASES = cases.all_cases()
 TIMED = [case for case in ALL_CASES if isinstance(case, Case)]
 EAGER = [case for case in ALL_CASES if isinstance(case, EagerCase)]
 REPO = pathlib.Path(dmljax.__file__).parents[1]
+# The command's run covers each kind of case: timed against a copy, donated, a graph, and
+# eager with NumPy indices. Every case's operands and agreement with jnp are checked below
+# in-process, case by case.
+QUICK_FILTERS = ("donated", "graph", "gather rows", "gather eager")
+QUICK_CASES = select_cases(ALL_CASES, QUICK_FILTERS)
 
 
 # --- The suite ------------------------------------------------------------------------------------
@@ -387,10 +393,12 @@ def test_eager_misses_name_the_face_and_mode():
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
-    """One `bench --quick` of the whole suite, with --json and --plot."""
+    """One `bench --quick` of a case of each kind, with --json and --plot."""
     folder = tmp_path_factory.mktemp("bench")
     json_path, png_path = folder / "bench.json", folder / "bench.png"
     argv = ["bench", "--quick", "--json", str(json_path)]
+    for text in QUICK_FILTERS:
+        argv += ["--filter", text]
     has_matplotlib = _has_matplotlib()
     if has_matplotlib:
         argv += ["--plot", str(png_path)]
@@ -432,11 +440,21 @@ def _has_matplotlib():
     return True
 
 
-def test_quick_bench_exits_0_and_prints_every_case(quick_run):
+def test_the_quick_run_holds_each_kind_of_case():
+    kinds = {(isinstance(c, EagerCase), c.operator == "GRAPH") for c in QUICK_CASES}
+    assert kinds == {(False, False), (False, True), (True, False), (True, True)}
+    assert any(isinstance(c, Case) and c.donated is not None for c in QUICK_CASES)
+    assert any(isinstance(c, EagerCase) and c.numpy_indices is not None for c in QUICK_CASES)
+
+
+def test_quick_bench_exits_0_and_prints_every_chosen_case(quick_run):
     assert quick_run["status"] == 0
     out = quick_run["stdout"]
-    for case in ALL_CASES:
+    for case in QUICK_CASES:
         assert case.name in out
+    for case in ALL_CASES:  # e.g. "scatter axis 1" is in "scatter axis 1 donated"'s row
+        if not any(case.name in chosen.name for chosen in QUICK_CASES):
+            assert case.name not in out
     if jax.default_backend() == "gpu":
         assert "All targets met." in out or "MISSED TARGETS" in out
     else:  # the targets are a GPU's: a CPU run is held to none and says so
@@ -444,8 +462,8 @@ def test_quick_bench_exits_0_and_prints_every_case(quick_run):
         assert "MISS" not in out
     assert "FAILED" not in out
     # Progress lines go to stderr while it runs, one set per case.
-    for number, case in enumerate(ALL_CASES, start=1):
-        assert f"case {number}/{len(ALL_CASES)}: {case.name}" in quick_run["stderr"]
+    for number, case in enumerate(QUICK_CASES, start=1):
+        assert f"case {number}/{len(QUICK_CASES)}: {case.name}" in quick_run["stderr"]
 
 
 def test_quick_bench_json_holds_the_environment(quick_run):
@@ -468,8 +486,8 @@ def _positive(value):
 
 def test_quick_bench_json_holds_every_figure_of_every_case(quick_run):
     data = quick_run["json"]
-    assert [r["name"] for r in data["cases"]] == [case.name for case in TIMED]
-    assert [r["name"] for r in data["eager"]] == [case.name for case in EAGER]
+    assert [r["name"] for r in data["cases"]] == [c.name for c in QUICK_CASES if c in TIMED]
+    assert [r["name"] for r in data["eager"]] == [c.name for c in QUICK_CASES if c in EAGER]
     settings = data["settings"]
     for r in data["cases"]:
         assert r["error"] is None
@@ -530,7 +548,8 @@ def test_from_json_prints_and_replots_without_running(quick_run, tmp_path, capsy
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "gather rows" in out
-    assert "tile (2,2)" not in out
+    assert "gather eager" in out
+    assert "donated" not in out
     if _has_matplotlib():
         assert (tmp_path / "again.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -556,6 +575,11 @@ def test_list_and_filter(capsys):
         for case in ALL_CASES
         if "gather" in case.name
     ]
+    # Given again, a filter adds the cases it matches, in the suite's order.
+    assert main(["bench", "--list", "--filter", "tile (", "--filter", "GATHER_ND "]) == 0
+    names = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()]
+    assert names == [c.name for c in ALL_CASES if "tile (" in c.name or "gather_nd " in c.name]
+    assert len(names) == 6
 
 
 def test_a_filter_that_matches_nothing_exits_2(capsys):

@@ -28,10 +28,10 @@ def test_the_rows_cover_every_distribution_the_planner_must_survive():
     assert len({r.name for r in rows}) == len(rows)
 
 
-def _run(substring, tmp_path):
+def _run(text, tmp_path):
     out = io.StringIO()
     path = tmp_path / "adversarial.json"
-    status = adversarial.adversarial(quick=True, json_path=str(path), substring=substring,
+    status = adversarial.adversarial(quick=True, json_path=str(path), filters=[text],
                                      seed=0, out=out, progress_out=io.StringIO())  # fmt: skip
     return status, out.getvalue(), json.loads(path.read_text())
 

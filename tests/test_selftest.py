@@ -272,33 +272,34 @@ def test_the_sweep_catches_a_wrong_value_under_vmap():
 
 
 def test_python_dash_m_dmljax_selftest_passes(tmp_path):
-    # Two draws per operator (a float and a half): the command end to end. Every sweep's
-    # draws for every dtype run in-process in test_conformance.py.
+    # The command end to end, on two operator families and two draws per operator (a float
+    # and a half). Every doc example runs in-process below and in test_conformance.py, and
+    # every sweep's draws for every dtype in test_conformance.py.
     path = tmp_path / "selftest.json"
     done = helpers.run_python(
-        "-m", "dmljax", "selftest", "--draws", "2", "--json", str(path), timeout=300
-    )
+        "-m", "dmljax", "selftest", "--draws", "2", "--filter", "TILE", "--filter", "scatter",
+        "--json", str(path), timeout=300,
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert max(map(len, out.splitlines())) <= selftest.WIDTH
     assert done.stderr == ""  # progress is for a terminal; a pipe gets none
     document = json.loads(path.read_text())
     assert document["passed"] is True
+    assert document["filters"] == ["TILE", "scatter"]
     assert document["environment"]["platform"] == jax.default_backend()
     checks = document["checks"]
     assert document["counts"]["passed"] == sum(c["passed"] is True for c in checks)
     assert out.splitlines()[-1] == f"wrote {path}"
     assert f"on {jax.default_backend()}: " in out.splitlines()[0]
+    assert out.splitlines()[2] == "only operators whose name contains 'TILE' or 'scatter'"
+    chosen = {op for op in _registered_operators() if "TILE" in op or "SCATTER" in op}
+    assert {c["op"] for c in checks} == chosen | {"DML_OPERATOR_SCATTER_ELEMENTS"}
     for entry in BUILT:
-        assert entry["id"] in out
+        assert (f" {entry['id']} " in out) == (entry["op"] in {c["op"] for c in checks})
     assert "FAIL " not in out
-    assert "DML_TENSOR_DATA_TYPE_UINT4_PACKING x1: no builder for this operator" in out
-    skipped = [e for e in doc_examples.entries() if e["op"] in UNIMPLEMENTED]
-    assert f"skipped {len(skipped)} doc examples:" in out
-    for op in doc_examples.BUILDERS:
-        assert f"  {op} x" not in out
     assert out.rstrip().splitlines()[-2].startswith("selftest passed: ")
-    for op in selftest.SWEEPS:
+    for op in chosen & set(selftest.SWEEPS):
         sweep_rows = [
             line for line in out.splitlines()
             if line.startswith("sweep") and line.split()[1] == op.removeprefix("DML_OPERATOR_")
@@ -307,6 +308,25 @@ def test_python_dash_m_dmljax_selftest_passes(tmp_path):
         details = [c["detail"] for c in checks if c["kind"] == "sweep" and c["op"] == op]
         assert len(details) == 2
         assert any("jvp+grad" in detail for detail in details)
+
+
+def test_a_filtered_selftest_draws_the_cases_it_draws_among_others():
+    # Each operator's draws are seeded by its place among all operators, not among those
+    # chosen: TILE alone draws what TILE draws after GATHER's and the others' draws.
+    def sweep_rows(*filters):
+        out = io.StringIO()
+        assert selftest.selftest(draws=2, out=out, filters=filters) == 0
+        rows = [line.split() for line in out.getvalue().splitlines()]
+        return [row for row in rows if row[:2] == ["sweep", "TILE"]]
+
+    alone = sweep_rows("TILE")
+    assert len(alone) == 2
+    assert alone == sweep_rows("GATHER", "TILE")
+
+
+def test_a_filter_that_matches_no_operator_exits_2(capsys):
+    assert main(["selftest", "--filter", "no such operator"]) == 2
+    assert "no operator name contains 'no such operator'" in capsys.readouterr().err
 
 
 def test_selftest_shows_progress_on_a_terminal_only(capsys):
@@ -321,7 +341,16 @@ def test_selftest_shows_progress_on_a_terminal_only(capsys):
     assert any(line.startswith("[   1] doc GATHER ") for line in shown)
     assert all(len(line) < selftest.WIDTH for line in shown)
     assert pipe.getvalue() == ""
-    assert max(map(len, capsys.readouterr().out.splitlines())) <= selftest.WIDTH
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= selftest.WIDTH
+    # Every doc example is a row, and the skipped ones are counted by reason.
+    for entry in BUILT:
+        assert entry["id"] in out
+    skipped = [e for e in doc_examples.entries() if e["op"] in UNIMPLEMENTED]
+    assert f"skipped {len(skipped)} doc examples:" in out
+    assert "DML_TENSOR_DATA_TYPE_UINT4_PACKING x1: no builder for this operator" in out
+    for op in doc_examples.BUILDERS:
+        assert f"  {op} x" not in out
 
 
 def test_a_broken_builder_makes_the_exit_status_1(monkeypatch, capsys):
@@ -333,7 +362,7 @@ def test_a_broken_builder_makes_the_exit_status_1(monkeypatch, capsys):
         )
 
     monkeypatch.setitem(doc_examples.BUILDERS, "DML_OPERATOR_TILE", swapped)
-    assert main(["selftest", "--draws", "0"]) == 1
+    assert main(["selftest", "--draws", "0", "--filter", "TILE"]) == 1
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if "tile-ex1" in line)
     assert "FAIL" in row
@@ -353,7 +382,7 @@ def test_a_broken_sweep_makes_the_exit_status_1(monkeypatch, capsys):
         return selftest.SweepCase(case.label, case.fn, case.batch, wrong, case.linear_argnums)
 
     monkeypatch.setitem(selftest.SWEEPS, "DML_OPERATOR_TILE", off_by_one)
-    assert main(["selftest", "--draws", "1"]) == 1
+    assert main(["selftest", "--draws", "1", "--filter", "TILE"]) == 1
     out = capsys.readouterr().out
     failed = [line for line in out.splitlines() if line.startswith("sweep") and " FAIL " in line]
     assert len(failed) == 1

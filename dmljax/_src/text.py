@@ -15,6 +15,7 @@ __all__ = [
     "describe_error",
     "elide",
     "format_table",
+    "matches_filters",
     "table_formatter",
 ]
 
@@ -35,6 +36,22 @@ def describe_error(error: BaseException, limit: int = 240) -> str:
     lines = str(error).strip().splitlines()
     text = f"{type(error).__name__}: {lines[0] if lines else ''}".strip()
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def matches_filters(name: str, filters: Sequence[str] | None) -> bool:
+    """Whether ``name`` contains any of ``filters`` (case-insensitive); True for none.
+
+    The rule of every ``--filter`` option, which may be given more than once.
+
+    >>> matches_filters("scatter axis 1 donated", ["GRAPH", "donated"])
+    True
+    >>> matches_filters("tile (2,2)", ["graph"]), matches_filters("tile (2,2)", None)
+    (False, True)
+    """
+    if not filters:
+        return True
+    lowered = name.lower()
+    return any(text.lower() in lowered for text in filters)
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:

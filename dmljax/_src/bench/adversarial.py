@@ -31,7 +31,7 @@ from dmljax._src import reductions
 from dmljax._src.bench.environment import environment
 from dmljax._src.bench.results import targets_apply
 from dmljax._src.bench.timing import Contender
-from dmljax._src.text import describe_device, describe_error
+from dmljax._src.text import describe_device, describe_error, matches_filters
 
 __all__ = ["Row", "adversarial", "rows"]
 
@@ -482,7 +482,7 @@ def adversarial(
     *,
     quick: bool,
     json_path: str | None,
-    substring: str | None,
+    filters: Sequence[str] | None,
     list_only: bool = False,
     seed: int,
     out: TextIO,
@@ -491,7 +491,7 @@ def adversarial(
     """The ``--group adversarial`` command; 1 if a row fails or dmljax is wrong, else 0."""
     small = quick or jax.default_backend() == "cpu"
     groups, calls = (5, 5) if small else (9, 50)
-    selected = [r for r in rows(small) if not substring or substring.lower() in r.name.lower()]
+    selected = [r for r in rows(small) if matches_filters(r.name, filters)]
     if list_only:
         for row in selected:
             print(row.name, file=out)

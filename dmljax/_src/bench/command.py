@@ -16,18 +16,21 @@ from dmljax._src.bench.environment import environment
 from dmljax._src.bench.report import format_report
 from dmljax._src.bench.results import CaseResult, EagerResult, Report, targets_apply
 from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
-from dmljax._src.text import describe_device, describe_error, table_formatter
+from dmljax._src.text import (
+    describe_device,
+    describe_error,
+    matches_filters,
+    table_formatter,
+)
 
 __all__ = ["bench", "select_cases"]
 
 
 def select_cases(
-    all_cases: Sequence[Case | EagerCase], substring: str | None
+    all_cases: Sequence[Case | EagerCase], filters: Sequence[str] | None
 ) -> list[Case | EagerCase]:
-    """The cases whose name contains ``substring`` (case-insensitive); all for None."""
-    if not substring:
-        return list(all_cases)
-    return [case for case in all_cases if substring.lower() in case.name.lower()]
+    """The cases whose name contains any of ``filters`` (case-insensitive); all for none."""
+    return [case for case in all_cases if matches_filters(case.name, filters)]
 
 
 def _run(
@@ -73,7 +76,7 @@ def bench(
     json_path: str | None = None,
     plot_path: str | None = None,
     from_json: str | None = None,
-    substring: str | None = None,
+    filters: Sequence[str] | None = None,
     list_only: bool = False,
     seed: int = 0,
     out: TextIO | None = None,
@@ -87,7 +90,7 @@ def bench(
     """
     out = out or sys.stdout
     if list_only:
-        for case in select_cases(cases_module.all_cases(), substring):
+        for case in select_cases(cases_module.all_cases(), filters):
             kind = "timed" if isinstance(case, Case) else "eager"
             print(f"{case.name}\t{case.operator}\t{kind}", file=out)
         return 0
@@ -99,17 +102,16 @@ def bench(
             return 2
     if from_json is not None:
         try:
-            report = Report.read(from_json).select(substring)
+            report = Report.read(from_json).select(filters)
         except (OSError, ValueError, KeyError, TypeError) as error:
             reason = error.strerror if isinstance(error, OSError) else describe_error(error)
             print(f"dmljax bench: --from-json {from_json}: {reason}", file=sys.stderr)
             return 2
     else:
-        selected = select_cases(cases_module.all_cases(), substring)
+        selected = select_cases(cases_module.all_cases(), filters)
         if not selected:
-            print(
-                f"dmljax bench: no case name contains {substring!r}; see --list.", file=sys.stderr
-            )
+            wanted = " or ".join(map(repr, filters or ()))
+            print(f"dmljax bench: no case name contains {wanted}; see --list.", file=sys.stderr)
             return 2
         report = _run(selected, quick=quick, seed=seed, progress_out=progress_out or sys.stderr)
     print(format_report(report, table_formatter(out)), file=out, flush=True)

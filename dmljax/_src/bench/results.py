@@ -6,8 +6,10 @@ import dataclasses
 import json
 import math
 import pathlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from dmljax._src.text import matches_filters
 
 __all__ = [
     "COMPILE_TARGET_RATIO",
@@ -279,15 +281,12 @@ class Report:
             eager=[_from_fields(EagerResult, item) for item in data["eager"]],
         )
 
-    def select(self, substring: str | None) -> Report:
-        """The cases whose name contains ``substring`` (case-insensitive); all for None."""
-        if not substring:
-            return self
-        needle = substring.lower()
+    def select(self, filters: Sequence[str] | None) -> Report:
+        """The cases whose name contains any of ``filters`` (case-insensitive); all for none."""
         return dataclasses.replace(
             self,
-            cases=[result for result in self.cases if needle in result.name.lower()],
-            eager=[result for result in self.eager if needle in result.name.lower()],
+            cases=[result for result in self.cases if matches_filters(result.name, filters)],
+            eager=[result for result in self.eager if matches_filters(result.name, filters)],
         )
 
 

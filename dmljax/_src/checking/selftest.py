@@ -49,6 +49,7 @@ from dmljax._src.text import (
     describe_error,
     elide,
     format_table,
+    matches_filters,
     table_formatter,
 )
 
@@ -150,8 +151,10 @@ class CheckResult:
     detail: str
 
 
-def _doc_rows() -> Iterator[CheckResult]:
+def _doc_rows(filters: Sequence[str] | None) -> Iterator[CheckResult]:
     for e in doc_examples.entries():
+        if not matches_filters(e["op"], filters):
+            continue
         outcome = doc_examples.check(e)
         yield CheckResult(
             "doc example", outcome.op, f"{outcome.id} ({outcome.status})", outcome.passed,
@@ -159,9 +162,11 @@ def _doc_rows() -> Iterator[CheckResult]:
         )  # fmt: skip
 
 
-def _sweep_rows(seed: int, draws: int) -> Iterator[CheckResult]:
+def _sweep_rows(seed: int, draws: int, filters: Sequence[str] | None) -> Iterator[CheckResult]:
     swept = [operator.name for operator in dml.OPERATORS if operator.function is not None]
     for number, op in enumerate(swept):
+        if not matches_filters(op, filters):
+            continue  # numbered among all: a filtered run draws the cases a full one does
         rng = np.random.default_rng([seed, number])
         sweep = SWEEPS.get(op)
         if sweep is None:
@@ -202,6 +207,10 @@ def _table(rows: Sequence[CheckResult], table: TableFormatter = format_table) ->
     return table(["check", "operator", "ok?", "case"], cells, 4)
 
 
+def _either(filters: Sequence[str]) -> str:
+    return " or ".join(map(repr, filters))
+
+
 def _wrapped(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
 
@@ -233,27 +242,38 @@ def selftest(
     out: TextIO | None = None,
     progress_out: TextIO | None = None,
     json_path: str | None = None,
+    filters: Sequence[str] | None = None,
 ) -> int:
     """Runs the doc examples and the sweep, prints the table; returns the exit status.
+
+    With ``filters``, only the operators whose DirectML name contains one of them
+    (case-insensitive, as ``bench --filter``): ``filters=["TILE"]`` checks TILE alone.
 
     Progress goes to ``progress_out`` (standard error) when it is a terminal; the
     table, in lines of at most :data:`WIDTH` characters, to ``out``; every check
     with its full case and detail to ``json_path``.
 
     Returns:
-        0 when everything passed, 1 on any failure.
+        0 when everything passed, 1 on any failure, 2 when ``filters`` match nothing.
     """
     out = out or sys.stdout
+    if filters and not any(
+        matches_filters(op, filters) for op in (*(e["op"] for e in doc_examples.entries()), *SWEEPS)
+    ):
+        print(f"dmljax selftest: no operator name contains {_either(filters)}", file=sys.stderr)
+        return 2
     progress = _Progress(sys.stderr if progress_out is None else progress_out)
     header = f"dmljax {dml.__version__} selftest on {describe_device()}, jax {jax.__version__}"
     print(header, file=out)
     print(
-        f"doc examples: {doc_examples.PATH.name}; sweep: {draws} draws per operator, seed {seed}\n",
+        f"doc examples: {doc_examples.PATH.name}; sweep: {draws} draws per operator, seed {seed}",
         file=out,
-        flush=True,
     )
+    if filters:
+        print(elide(f"only operators whose name contains {_either(filters)}", WIDTH), file=out)
+    print(file=out, flush=True)
     rows = []
-    for row in itertools.chain(_doc_rows(), _sweep_rows(seed, draws)):
+    for row in itertools.chain(_doc_rows(filters), _sweep_rows(seed, draws, filters)):
         progress(row)
         rows.append(row)
     progress.done()
@@ -284,6 +304,7 @@ def selftest(
             },
             "seed": seed,
             "draws": draws,
+            "filters": list(filters or ()),
             "passed": not failed,
             "counts": {"passed": passed, "failed": len(failed), "skipped": len(skipped)},
             "checks": [dataclasses.asdict(r) for r in rows],

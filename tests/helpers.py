@@ -144,6 +144,13 @@ def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, n
     return d_x, d_updates
 
 
+def support_index_type(band: Any) -> dml.DataType:
+    """The index type a support-table check builds its descs with: UINT32, which every
+    level has had, unless the band (a restated table row, or None) leaves it out."""
+    u32 = dml.DataType.UINT32
+    return u32 if band is None or band[2] is None or u32 in band[2] else min(band[2], key=str)
+
+
 def documented_data_types(name: str) -> list[dml.DataType]:
     """The data types the latest row of an operator's page table allows for its data
     tensors (the companion's restated table), e.g. ``"DML_OPERATOR_GATHER"``."""

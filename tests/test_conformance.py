@@ -319,12 +319,6 @@ def _levels(checks: OperatorChecks) -> list[dml.FeatureLevel]:
     return sorted({*checks.documented_support, *levels[max(first - 1, 0) : first], levels[-1]})
 
 
-def _index_type_of(band: Any) -> dml.DataType:
-    """The index type the data-type checks use: UINT32, which every level has had."""
-    u32 = dml.DataType.UINT32
-    return u32 if band is None or band[2] is None or u32 in band[2] else min(band[2], key=str)
-
-
 @pytest.mark.parametrize(
     ("name", "level"),
     [(name, level) for name in TABLED for level in _levels(all_checks()[name])],
@@ -338,7 +332,7 @@ def test_compile_operator_enforces_the_pages_support_table(name, level):
     f32 = dml.DataType.FLOAT32
     with jax.enable_x64(True):
         for rank in range(1, 9):
-            desc, _ = case(rank, f32, _index_type_of(band))
+            desc, _ = case(rank, f32, helpers.support_index_type(band))
             if band is None:
                 with pytest.raises(dml.errors.InvalidArgumentError) as e:
                     dml.compile_operator(desc, feature_level=level)
@@ -362,7 +356,8 @@ def test_compile_operator_enforces_the_pages_support_table(name, level):
             if band[kind] is None:
                 continue
             for data_type in helpers.DATA_TYPES:
-                types = (data_type, _index_type_of(band)) if kind == 1 else (f32, data_type)
+                index = helpers.support_index_type(band)
+                types = (data_type, index) if kind == 1 else (f32, data_type)
                 desc, _ = case(rank, *types)
                 if data_type in band[kind]:
                     dml.compile_operator(desc, feature_level=level)
@@ -387,7 +382,7 @@ def test_every_supported_type_and_rank_computes_what_float32_computes(name):
     assert case is not None
     latest = checks.documented_support[max(checks.documented_support)]
     (low, high), data_types, index_types = latest
-    f32, index = dml.DataType.FLOAT32, _index_type_of(latest)
+    f32, index = dml.DataType.FLOAT32, helpers.support_index_type(latest)
 
     def run(rank: int, data_type: dml.DataType, index_type: dml.DataType) -> list[np.ndarray]:
         desc, inputs = case(rank, data_type, index_type)
@@ -446,13 +441,12 @@ def test_typed_key_arrays_move_as_each_word_of_their_data_does(name, transform):
         if refusal:
             assert "key_data" in refusal, refusal
             continue
-        want = np.stack(
-            [np.asarray(case.fn(*_with_key_data(case, words, w))) for w in (0, 1)], axis=-1
-        )
+        each_word = [jax.tree.leaves(case.fn(*_with_key_data(case, words, w))) for w in (0, 1)]
+        wants = [np.stack(pair, axis=-1) for pair in zip(*each_word, strict=True)]
         if transform == "vmap":
-            want = np.stack([want, want])
-        leaves = jax.tree.leaves(got)
-        np.testing.assert_array_equal(np.asarray(jax.random.key_data(leaves[0])), want)
+            wants = [np.stack([want, want]) for want in wants]
+        for leaf, want in zip(jax.tree.leaves(got), wants, strict=True):
+            np.testing.assert_array_equal(np.asarray(jax.random.key_data(leaf)), want)
         break  # one moving draw is the check; the draws before it were refusals
     else:
         pytest.fail(f"no draw of {name}'s sweep moved key arrays")

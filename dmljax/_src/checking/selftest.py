@@ -72,7 +72,15 @@ SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
 }
 
 
-def _require_equal(what: str, actual: Any, expected: np.ndarray) -> None:
+def _require_equal(what: str, actual: Any, expected: Any) -> None:
+    """``actual`` equals ``expected``: arrays, or tuples of them (SPLIT's parts)."""
+    if isinstance(expected, tuple):
+        if not isinstance(actual, tuple | list) or len(actual) != len(expected):
+            count = len(actual) if isinstance(actual, tuple | list) else "not a tuple"
+            raise AssertionError(f"{what}: got {count} outputs, expected {len(expected)}")
+        for k, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            _require_equal(f"{what} output {k}", a, e)
+        return
     actual = np.asarray(actual)
     if actual.dtype != expected.dtype or actual.shape != expected.shape:
         raise AssertionError(
@@ -95,16 +103,24 @@ def _check_derivatives(case: SweepCase) -> None:
         return case.fn(*full)
 
     primals = tuple(jnp.asarray(args[i]) for i in linear)
-    out = np.asarray(f(*primals))
+    outs = [np.asarray(out) for out in jax.tree.leaves(f(*primals))]
     rng = np.random.default_rng(0)
     # grad: <f(x), c> == <x, grad_x <f(x), c>>, summed in float32 (exact for these integers).
-    cotangent = jnp.asarray(rng.integers(-3, 3, size=out.shape, endpoint=True), jnp.float32)
+    cotangents = [
+        jnp.asarray(rng.integers(-3, 3, size=out.shape, endpoint=True), jnp.float32) for out in outs
+    ]
 
     def pairing(*operands: jax.Array) -> jax.Array:
-        return jnp.sum(f(*operands).astype(jnp.float32) * cotangent)
+        leaves = jax.tree.leaves(f(*operands))
+        pairs = zip(leaves, cotangents, strict=True)
+        products = [jnp.sum(y.astype(jnp.float32) * c) for y, c in pairs]
+        return sum(products, jnp.float32(0))
 
     grads = jax.grad(pairing, argnums=tuple(range(len(primals))))(*primals)
-    forward = float(np.sum(out.astype(np.float64) * np.asarray(cotangent, np.float64)))
+    forward = sum(
+        float(np.sum(out.astype(np.float64) * np.asarray(c, np.float64)))
+        for out, c in zip(outs, cotangents, strict=True)
+    )
     backward = sum(
         float(np.sum(np.asarray(p, np.float64) * np.asarray(g, np.float64)))
         for p, g in zip(primals, grads, strict=True)
@@ -114,7 +130,7 @@ def _check_derivatives(case: SweepCase) -> None:
     # jvp: a linear map's derivative in any direction is the map applied to that direction.
     tangents = tuple(jnp.asarray(_values(rng, p.shape, np.dtype(p.dtype))) for p in primals)
     _, tangent_out = jax.jvp(f, primals, tangents)
-    _require_equal("jvp", tangent_out, np.asarray(f(*tangents)))
+    _require_equal("jvp", tangent_out, jax.tree.map(np.asarray, f(*tangents)))
 
 
 def check_sweep_case(case: SweepCase) -> list[str]:
@@ -131,7 +147,8 @@ def check_sweep_case(case: SweepCase) -> list[str]:
         _require_equal("eager", case.fn(*args), expected)
         _require_equal("jit", jitted(*args), expected)
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
-    _require_equal("vmap", jax.vmap(case.fn)(*stacked), np.stack(case.expected))
+    expected = jax.tree.map(lambda *members: np.stack(members), *case.expected)
+    _require_equal("vmap", jax.vmap(case.fn)(*stacked), expected)
     checked = ["eager", "jit", "vmap"]
     linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
     if linear_dtypes and all(jnp.issubdtype(d, jnp.floating) for d in linear_dtypes):

@@ -12,7 +12,6 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -39,15 +38,16 @@ class SweepCase:
         fn: the dmljax call, a function of the arrays only.
         batch: two or more argument tuples of equal shapes and dtypes (the
             ``vmap`` batch); each is also checked on its own.
-        expected: the reference output for each argument tuple.
+        expected: the reference output for each argument tuple: an array, or a
+            tuple of arrays for a face that returns several (SPLIT).
         linear_argnums: the operands ``fn`` is jointly linear in (its data,
             not its indices); their derivatives are checked when all are floating.
     """
 
     label: str
-    fn: Callable[..., jax.Array]
+    fn: Callable[..., Any]
     batch: tuple[tuple[np.ndarray, ...], ...]
-    expected: tuple[np.ndarray, ...]
+    expected: tuple[Any, ...]
     linear_argnums: tuple[int, ...]
 
 
@@ -110,7 +110,7 @@ def gather_case(
     index_shape: tuple[int, ...],
     axis: int,
     *,
-    fn: Callable[..., jax.Array],
+    fn: Callable[..., Any],
     expected: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> SweepCase:
     """A gather of ``shape`` data at wild indices of ``index_shape`` and a drawn dtype."""

@@ -60,11 +60,12 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
     xs = tuple(sweeps.draw_values(rng, tuple(shape), dtype) for _ in range(batch))
     return sweeps.SweepCase(
         label=f"{sweeps.label(shape, dtype)} sizes {sizes} axis {axis}",
-        fn=lambda x: jnp.concatenate([p.ravel() for p in split(x, sizes, axis=axis)]),
+        # The parts as the face returns them: joined again in the same jit (jnp.concatenate,
+        # or JOIN of raveled parts), XLA:CPU computes bfloat16 and float8 reshapes and slices
+        # in float32, which quiets NaN payloads, and the bit-exactness check could not run.
+        fn=lambda x: split(x, sizes, axis=axis),
         batch=tuple((x,) for x in xs),
-        expected=tuple(
-            np.concatenate([p.ravel() for p in reference.split(x, sizes, axis=axis)]) for x in xs
-        ),
+        expected=tuple(tuple(reference.split(x, sizes, axis=axis)) for x in xs),
         linear_argnums=(0,),
     )
 

@@ -92,9 +92,10 @@ _SWEPT = [c for c in all_checks().values() if c.sweep is not None]
 
 @pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
 def test_every_functional_face_exports_with_a_symbolic_batch(checks):
-    # Each selftest draw, vmapped over a batch whose size jax.export leaves symbolic.
+    # Draws of four kinds of dtype (a float, bfloat16, a narrow and an unsigned integer),
+    # vmapped over a batch whose size jax.export leaves symbolic.
     (b,) = jax.export.symbolic_shape("b")
-    for seed, dtype in enumerate(sweeps.DATA_DTYPES):
+    for seed, dtype in enumerate(sweeps.DATA_DTYPES[::2]):
         case = checks.sweep(np.random.default_rng(seed), dtype)
         stacked = [np.stack(arrays) for arrays in zip(*case.batch, strict=True)]
         specs = [jax.ShapeDtypeStruct((b, *a.shape[1:]), a.dtype) for a in stacked]

@@ -8,7 +8,6 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src import exact_sum, log_product, reductions
-from tests import helpers
 
 
 def _sums(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
@@ -146,25 +145,3 @@ def test_log_products_ignore_the_order_within_float32_bounds(kind, seed):
     bound = (counts * 2.0**-24 + 2.0**-22) * np.abs(exact) + 2.0**-126
     finite = np.isfinite(rounded)
     assert (np.abs(out[finite] - exact[finite]) <= bound[finite]).all()
-
-
-def test_a_deterministic_product_differentiates_like_a_product():
-    rng = np.random.default_rng(4)
-    x = jnp.asarray(rng.uniform(0.5, 1.5, 16), jnp.float32)
-    indices = jnp.asarray(rng.integers(-16, 20, 64))  # negative, and dropped beyond 15
-    updates = rng.uniform(0.5, 1.5, 64)
-    updates[[3, 10, 11]] = 0.0  # one zero alone in a target, two zeros in one target
-    indices = indices.at[10].set(indices[11])
-    updates = jnp.asarray(updates, jnp.float32)
-    with reductions.plan_as("gpu"):
-
-        def f(x, u):
-            return dml.scatter(x, indices, u, axis=0, reduction="mul", deterministic=True)
-
-        assert "stablehlo.sort" not in jax.jit(f).lower(x, updates).as_text()
-        check_grads(f, (x, updates), order=1, modes=["fwd", "rev"], atol=1e-2, rtol=1e-2)
-        check_grads(f, (x, updates), order=2, modes=["rev"], atol=5e-2, rtol=5e-2)
-        got = jax.jacrev(f, (0, 1))(x, updates)
-    want = helpers.product_jacobians(x, indices, updates)
-    for a, b in zip(got, want, strict=True):
-        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

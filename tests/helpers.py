@@ -100,6 +100,10 @@ def run_python(
     """
     environment = {
         **os.environ,
+        # On a GPU the test process holds most of the device's memory (JAX preallocates
+        # 75%): the child allocates as it goes instead of failing to preallocate, which
+        # XLA reports on stderr.
+        "XLA_PYTHON_CLIENT_PREALLOCATE": "false",
         **(env or {}),
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
     }

@@ -185,39 +185,3 @@ def onnx_type(dtype: Any) -> int:
     """ONNX's TensorProto type of a NumPy dtype (Cast's ``to``)."""
     onnx = pytest.importorskip("onnx")
     return onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
-
-
-DEPTH_SPACE_ORDERS = {
-    "DCR": dml.DepthSpaceOrder.DEPTH_COLUMN_ROW,
-    "CRD": dml.DepthSpaceOrder.COLUMN_ROW_DEPTH,
-}
-
-
-@st.composite
-def blocked_nchw(
-    draw: st.DrawFn, *, to_depth: bool, lead: int = 1, dtypes: Any = None
-) -> tuple[np.ndarray, int]:
-    """``(x, block)``: distinct values of shape ``(..., C, H, W)`` that the block divides
-    as SPACE_TO_DEPTH (``to_depth``: H and W) or DEPTH_TO_SPACE (C) needs."""
-    block = draw(st.integers(1, 4 if to_depth else 3))
-    batch = draw(st.lists(st.integers(1, 2), min_size=lead, max_size=lead))
-    c, h, w = (draw(st.integers(1, 3)) for _ in range(3))
-    shape = (c, h * block, w * block) if to_depth else (c * block * block, h, w)
-    choices = dtypes or (np.float32, np.float16, np.int8, np.uint32, np.int32)
-    dtype = draw(st.sampled_from(choices))
-    full = (*batch, *shape)
-    return np.arange(np.prod(full)).astype(dtype).reshape(full), block
-
-
-def depth_space_desc(
-    descs: tuple[Any, Any], x: np.ndarray, out_shape: tuple[int, ...], block: int, order: Any
-) -> Any:
-    """The older desc of ``descs`` (``order`` None) or the newer one, for 4-D ``x``."""
-    data_type = dml.DataType.from_dtype(x.dtype)
-    tensors = {
-        "input_tensor": dml.TensorDesc(data_type=data_type, sizes=x.shape),
-        "output_tensor": dml.TensorDesc(data_type=data_type, sizes=out_shape),
-    }
-    if order is None:
-        return descs[0](**tensors, block_size=block)
-    return descs[1](**tensors, block_size=block, order=DEPTH_SPACE_ORDERS[order])

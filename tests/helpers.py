@@ -148,6 +148,13 @@ def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, n
     return d_x, d_updates
 
 
+def small_sizes(draw: st.DrawFn, rank: int, smallest: int = 1) -> tuple[int, ...]:
+    """``rank`` sizes from ``smallest`` to 3 (to 2 past rank 4): every rank up to 8 stays
+    a few hundred elements at most."""
+    largest = 3 if rank <= 4 else 2
+    return tuple(draw(st.lists(st.integers(smallest, largest), min_size=rank, max_size=rank)))
+
+
 def support_index_type(band: Any) -> dml.DataType:
     """The index type a support-table check builds its descs with: UINT32, which every
     level has had, unless the band (a restated table row, or None) leaves it out."""

@@ -293,8 +293,7 @@ def functional_cases(draw):
     rank = draw(st.integers(0, 8))
     batch = draw(st.integers(0, min(rank, 2)))
     t = draw(st.integers(0, rank - batch))
-    max_size = 3 if rank <= 4 else 2
-    shape = tuple(draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank)))
+    shape = helpers.small_sizes(draw, rank, smallest=0)
     positions = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
     index_shape = (*shape[:batch], *positions, t)
     addressed = shape[batch : batch + t]

@@ -82,14 +82,13 @@ def test_split_returns_every_output_of_the_page_at_once():
 
 # --- Property tests against the reference ---------------------------------------------------------
 
-DESC_DATA_TYPES = tuple(t for t in helpers.DATA_TYPES if t not in (T.UINT4, T.INT4))
+DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_JOIN")
 
 
 @st.composite
 def desc_cases(draw):
     rank = draw(st.integers(1, 8))
-    max_size = 3 if rank <= 4 else 2
-    sizes = tuple(draw(st.lists(st.integers(1, max_size), min_size=rank, max_size=rank)))
+    sizes = helpers.small_sizes(draw, rank, smallest=1)
     axis = draw(st.integers(0, rank - 1))
     along = draw(st.lists(st.integers(1, 3), min_size=1, max_size=8))
     hypothesis.assume(math.prod(sizes) // sizes[axis] * sum(along) <= 4096)
@@ -123,8 +122,7 @@ def test_split_desc_equals_the_reference(case):
 @st.composite
 def functional_cases(draw):
     rank = draw(st.integers(1, 8))
-    max_size = 3 if rank <= 4 else 2
-    shape = tuple(draw(st.lists(st.integers(0, max_size), min_size=rank, max_size=rank)))
+    shape = helpers.small_sizes(draw, rank, smallest=0)
     axis = draw(st.integers(-rank, rank - 1))
     along = draw(st.lists(st.integers(0, 3), min_size=1, max_size=8))
     hypothesis.assume(math.prod(shape) // max(shape[axis], 1) * sum(along) <= 4096)

@@ -246,7 +246,7 @@ def test_source_positions_are_directmls_rule():
 
 # --- Property tests against the reference ---------------------------------------------------------
 
-DESC_DATA_TYPES = tuple(t for t in helpers.DATA_TYPES if t not in (T.UINT4, T.INT4))
+DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_PADDING1")
 
 
 @st.composite

@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import jax
 
@@ -26,6 +26,7 @@ __all__ = [
     "Direction",
     "functional_face",
     "lower",
+    "operators",
     "require_block_size",
     "rules",
 ]
@@ -151,6 +152,31 @@ def lower(direction: Direction) -> Callable[[Any, contract.LoweringOptions], Any
     return lowered
 
 
+Older = TypeVar("Older", bound=contract.OperatorDesc)
+Newer = TypeVar("Newer", bound=contract.OperatorDesc)
+
+
+def operators(
+    direction: Direction,
+    older: tuple[str, type[Older]],
+    newer: tuple[str, type[Newer]],
+    face: faces.FunctionalFace,
+) -> tuple[contract.Operator[Older], contract.Operator[Newer]]:
+    """The direction's two operators, from their DirectML names and descs: the older
+    (DCR order only, served by the newer one's face) and the newer (with ``Order``)."""
+    shared: dict[str, Any] = {
+        "same_dimension_count": True,
+        "same_data_type": ("input_tensor", "output_tensor"),
+        "rules": rules,
+        "output_sizes": direction.output_sizes,
+        "lower": lower(direction),
+    }
+    return (
+        contract.Operator(*older, support=OLDER_SUPPORT, face=None, served_by=newer[0], **shared),
+        contract.Operator(*newer, support=NEWER_SUPPORT, face=face, **shared),
+    )
+
+
 _ORDER_ALIASES = tuple((order, order.onnx_mode) for order in DepthSpaceOrder)
 
 
@@ -161,8 +187,6 @@ def functional_face(function: Callable[..., Any], direction: Direction) -> faces
         direction.checked,
         faces.Data("x"),
         faces.Int("block_size"),
-        faces.Choice(
-            "order", ("DCR", "CRD"), aliases=tuple((o, o.onnx_mode) for o in DepthSpaceOrder)
-        ),
+        faces.Choice("order", ("DCR", "CRD"), aliases=_ORDER_ALIASES),
         keys=True,
     )

@@ -158,27 +158,9 @@ _DIRECTION = depth_space.Direction(
 )
 _FACE = depth_space.functional_face(depth_to_space, _DIRECTION)
 
-DEPTH_TO_SPACE = contract.Operator(
-    "DML_OPERATOR_DEPTH_TO_SPACE",
-    DepthToSpaceOperatorDesc,
-    support=depth_space.OLDER_SUPPORT,
-    same_dimension_count=True,
-    same_data_type=("input_tensor", "output_tensor"),
-    rules=depth_space.rules,
-    output_sizes=_DIRECTION.output_sizes,
-    lower=depth_space.lower(_DIRECTION),
-    face=None,
-    served_by="DML_OPERATOR_DEPTH_TO_SPACE1",
-)
-
-DEPTH_TO_SPACE1 = contract.Operator(
-    "DML_OPERATOR_DEPTH_TO_SPACE1",
-    DepthToSpace1OperatorDesc,
-    support=depth_space.NEWER_SUPPORT,
-    same_dimension_count=True,
-    same_data_type=("input_tensor", "output_tensor"),
-    rules=depth_space.rules,
-    output_sizes=_DIRECTION.output_sizes,
-    lower=depth_space.lower(_DIRECTION),
-    face=_FACE,
+DEPTH_TO_SPACE, DEPTH_TO_SPACE1 = depth_space.operators(
+    _DIRECTION,
+    ("DML_OPERATOR_DEPTH_TO_SPACE", DepthToSpaceOperatorDesc),
+    ("DML_OPERATOR_DEPTH_TO_SPACE1", DepthToSpace1OperatorDesc),
+    _FACE,
 )

@@ -151,27 +151,9 @@ _DIRECTION = depth_space.Direction(
 )
 _FACE = depth_space.functional_face(space_to_depth, _DIRECTION)
 
-SPACE_TO_DEPTH = contract.Operator(
-    "DML_OPERATOR_SPACE_TO_DEPTH",
-    SpaceToDepthOperatorDesc,
-    support=depth_space.OLDER_SUPPORT,
-    same_dimension_count=True,
-    same_data_type=("input_tensor", "output_tensor"),
-    rules=depth_space.rules,
-    output_sizes=_DIRECTION.output_sizes,
-    lower=depth_space.lower(_DIRECTION),
-    face=None,
-    served_by="DML_OPERATOR_SPACE_TO_DEPTH1",
-)
-
-SPACE_TO_DEPTH1 = contract.Operator(
-    "DML_OPERATOR_SPACE_TO_DEPTH1",
-    SpaceToDepth1OperatorDesc,
-    support=depth_space.NEWER_SUPPORT,
-    same_dimension_count=True,
-    same_data_type=("input_tensor", "output_tensor"),
-    rules=depth_space.rules,
-    output_sizes=_DIRECTION.output_sizes,
-    lower=depth_space.lower(_DIRECTION),
-    face=_FACE,
+SPACE_TO_DEPTH, SPACE_TO_DEPTH1 = depth_space.operators(
+    _DIRECTION,
+    ("DML_OPERATOR_SPACE_TO_DEPTH", SpaceToDepthOperatorDesc),
+    ("DML_OPERATOR_SPACE_TO_DEPTH1", SpaceToDepth1OperatorDesc),
+    _FACE,
 )

@@ -13,6 +13,7 @@ __all__ = [
     "TableFormatter",
     "describe_device",
     "describe_error",
+    "either_filter",
     "elide",
     "format_table",
     "matches_filters",
@@ -52,6 +53,15 @@ def matches_filters(name: str, filters: Sequence[str] | None) -> bool:
         return True
     lowered = name.lower()
     return any(text.lower() in lowered for text in filters)
+
+
+def either_filter(filters: Sequence[str] | None) -> str:
+    """``--filter`` values as a message names them.
+
+    >>> either_filter(["tile", "graph"])
+    "'tile' or 'graph'"
+    """
+    return " or ".join(map(repr, filters or ()))
 
 
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:

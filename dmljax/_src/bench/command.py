@@ -19,6 +19,7 @@ from dmljax._src.bench.run import FULL, QUICK, run_case, run_eager
 from dmljax._src.text import (
     describe_device,
     describe_error,
+    either_filter,
     matches_filters,
     table_formatter,
 )
@@ -110,7 +111,7 @@ def bench(
     else:
         selected = select_cases(cases_module.all_cases(), filters)
         if not selected:
-            wanted = " or ".join(map(repr, filters or ()))
+            wanted = either_filter(filters)
             print(f"dmljax bench: no case name contains {wanted}; see --list.", file=sys.stderr)
             return 2
         report = _run(selected, quick=quick, seed=seed, progress_out=progress_out or sys.stderr)

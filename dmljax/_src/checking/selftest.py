@@ -47,6 +47,7 @@ from dmljax._src.text import (
     TableFormatter,
     describe_device,
     describe_error,
+    either_filter,
     elide,
     format_table,
     matches_filters,
@@ -224,10 +225,6 @@ def _table(rows: Sequence[CheckResult], table: TableFormatter = format_table) ->
     return table(["check", "operator", "ok?", "case"], cells, 4)
 
 
-def _either(filters: Sequence[str]) -> str:
-    return " or ".join(map(repr, filters))
-
-
 def _wrapped(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
 
@@ -277,7 +274,8 @@ def selftest(
     if filters and not any(
         matches_filters(op, filters) for op in (*(e["op"] for e in doc_examples.entries()), *SWEEPS)
     ):
-        print(f"dmljax selftest: no operator name contains {_either(filters)}", file=sys.stderr)
+        wanted = either_filter(filters)
+        print(f"dmljax selftest: no operator name contains {wanted}", file=sys.stderr)
         return 2
     progress = _Progress(sys.stderr if progress_out is None else progress_out)
     header = f"dmljax {dml.__version__} selftest on {describe_device()}, jax {jax.__version__}"
@@ -287,7 +285,8 @@ def selftest(
         file=out,
     )
     if filters:
-        print(elide(f"only operators whose name contains {_either(filters)}", WIDTH), file=out)
+        chosen = f"only operators whose name contains {either_filter(filters)}"
+        print(elide(chosen, WIDTH), file=out)
     print(file=out, flush=True)
     rows = []
     for row in itertools.chain(_doc_rows(filters), _sweep_rows(seed, draws, filters)):

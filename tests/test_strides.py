@@ -18,6 +18,7 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
+from dmljax._src.contract import Role, bound_tensors
 from dmljax._src.strides import nested_layout
 from tests import helpers
 
@@ -163,16 +164,18 @@ def _bind(rng: np.random.Generator, desc: dml.TensorDesc, dense: np.ndarray | No
 def _check(
     rng: np.random.Generator,
     desc: Any,
-    input_fields: tuple[str, ...],
-    dense_inputs: tuple[np.ndarray | None, ...],
     run_reference: Callable[..., np.ndarray],
     *,
+    indices: np.ndarray | None = None,
     deterministic: bool = False,
 ) -> None:
-    """The desc face on strided buffers equals the reference on the same buffers."""
+    """The desc face on strided buffers equals the reference on the same buffers.
+
+    Every input gets random values but ``indices_tensor``, which holds ``indices``.
+    """
     bound = [
-        _bind(rng, getattr(desc, field), dense)
-        for field, dense in zip(input_fields, dense_inputs, strict=True)
+        _bind(rng, tensor, indices if field == "indices_tensor" else None)
+        for field, tensor in bound_tensors(desc, Role.INPUT)
     ]
     arguments = [argument for argument, _ in bound]
     expected = run_reference(*(logical for _, logical in bound))
@@ -205,7 +208,7 @@ def test_tile(data, sizes, rng):
         output_tensor=_strided(data.draw, F32, out_sizes, output=True),
         repeats=repeats,
     )
-    _check(rng, desc, ("input_tensor",), (None,), lambda x: reference.tile(x, repeats))
+    _check(rng, desc, lambda x: reference.tile(x, repeats))
 
 
 @STRIDED
@@ -227,119 +230,66 @@ def test_gather(data, sizes, rng):
         index_dimensions=k,
     )
     indices = helpers.random_indices(rng, index_sizes, index_type.dtype, sizes[axis])
-    _check(
-        rng,
-        desc,
-        ("input_tensor", "indices_tensor"),
-        (None, indices),
-        lambda x, i: reference.gather(x, i, axis=axis, index_dimensions=k),
-    )
+    _check(rng, desc, lambda x, i: reference.gather(x, i, axis=axis, index_dimensions=k),
+           indices=indices)  # fmt: skip
 
 
-def _elements_sizes(data: st.DataObject, sizes: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+@STRIDED
+@pytest.mark.parametrize("scatter", [False, True], ids=["gather_elements", "scatter"])
+@hypothesis.given(data=st.data(), sizes=small_sizes, rng=helpers.seeds())
+def test_gather_elements_and_scatter(scatter, data, sizes, rng):
     axis = data.draw(st.integers(0, len(sizes) - 1))
     index_sizes = tuple(
         data.draw(st.integers(1, 4)) if d == axis else size for d, size in enumerate(sizes)
     )
-    return axis, index_sizes
-
-
-@STRIDED
-@hypothesis.given(data=st.data(), sizes=small_sizes, rng=helpers.seeds())
-def test_gather_elements(data, sizes, rng):
-    axis, index_sizes = _elements_sizes(data, sizes)
-    desc = dml.GatherElementsOperatorDesc(
-        input_tensor=_strided(data.draw, F32, sizes, output=False),
-        indices_tensor=_strided(data.draw, T.INT32, index_sizes, output=False),
-        output_tensor=_strided(data.draw, F32, index_sizes, output=True),
-        axis=axis,
-    )
+    inputs = {
+        "input_tensor": _strided(data.draw, F32, sizes, output=False),
+        "indices_tensor": _strided(data.draw, T.INT32, index_sizes, output=False),
+    }
+    if scatter:
+        inputs["updates_tensor"] = _strided(data.draw, F32, index_sizes, output=False)
+    desc_type = dml.ScatterOperatorDesc if scatter else dml.GatherElementsOperatorDesc
+    output = _strided(data.draw, F32, sizes if scatter else index_sizes, output=True)
+    desc = desc_type(**inputs, output_tensor=output, axis=axis)
     indices = helpers.random_indices(rng, index_sizes, np.int32, sizes[axis])
-    _check(
-        rng,
-        desc,
-        ("input_tensor", "indices_tensor"),
-        (None, indices),
-        lambda x, i: reference.gather_elements(x, i, axis=axis),
-    )
+
+    def run_reference(x: np.ndarray, i: np.ndarray, *updates: np.ndarray) -> np.ndarray:
+        if scatter:
+            return reference.scatter(x, i, *updates, axis=axis)
+        return reference.gather_elements(x, i, axis=axis)
+
+    # The reference writes duplicates in order: the last one wins, as deterministic=True.
+    _check(rng, desc, run_reference, indices=indices, deterministic=True)
 
 
 @STRIDED
+@pytest.mark.parametrize("newer", [False, True], ids=["slice", "slice1"])
 @hypothesis.given(data=st.data(), sizes=small_sizes, rng=helpers.seeds())
-def test_scatter(data, sizes, rng):
-    axis, index_sizes = _elements_sizes(data, sizes)
-    desc = dml.ScatterOperatorDesc(
-        input_tensor=_strided(data.draw, F32, sizes, output=False),
-        indices_tensor=_strided(data.draw, T.INT32, index_sizes, output=False),
-        updates_tensor=_strided(data.draw, F32, index_sizes, output=False),
-        output_tensor=_strided(data.draw, F32, sizes, output=True),
-        axis=axis,
-    )
-    indices = helpers.random_indices(rng, index_sizes, np.int32, sizes[axis])
-    _check(
-        rng,
-        desc,
-        ("input_tensor", "indices_tensor", "updates_tensor"),
-        (None, indices, None),
-        lambda x, i, u: reference.scatter(x, i, u, axis=axis),
-        deterministic=True,  # the reference writes duplicates in order, the last one wins
-    )
-
-
-@STRIDED
-@hypothesis.given(data=st.data(), sizes=small_sizes, rng=helpers.seeds())
-def test_slice1(data, sizes, rng):
+def test_slice_and_slice1(newer, data, sizes, rng):
+    # SLICE1 adds negative strides and a window wider than the output needs.
+    signs = (-1, 1) if newer else (1,)
     offsets, windows, strides, out_sizes = [], [], [], []
     for size in sizes:
-        offset = data.draw(st.integers(0, size - 1))
-        window = data.draw(st.integers(1, size - offset))
-        stride = data.draw(st.sampled_from([-3, -2, -1, 1, 2, 3]))
-        offsets.append(offset)
-        windows.append(window)
-        strides.append(stride)
-        out_sizes.append(data.draw(st.integers(1, 1 + (window - 1) // abs(stride))))
-    desc = dml.Slice1OperatorDesc(
-        input_tensor=_strided(data.draw, T.UINT8, sizes, output=False),
-        output_tensor=_strided(data.draw, T.UINT8, tuple(out_sizes), output=True),
-        input_window_offsets=tuple(offsets),
-        input_window_sizes=tuple(windows),
-        input_window_strides=tuple(strides),
+        offsets.append(data.draw(st.integers(0, size - 1)))
+        windows.append(data.draw(st.integers(1, size - offsets[-1])))
+        strides.append(data.draw(st.integers(1, 3)) * data.draw(st.sampled_from(signs)))
+        out_sizes.append(data.draw(st.integers(1, 1 + (windows[-1] - 1) // abs(strides[-1]))))
+    data_type = T.UINT8 if newer else F32
+    tensors = dict(
+        input_tensor=_strided(data.draw, data_type, sizes, output=False),
+        output_tensor=_strided(data.draw, data_type, tuple(out_sizes), output=True),
     )
-    _check(
-        rng,
-        desc,
-        ("input_tensor",),
-        (None,),
-        lambda x: reference.slice1(
-            x, offsets=offsets, sizes=windows, strides=strides, output_sizes=out_sizes
-        ),
-    )
-
-
-@STRIDED
-@hypothesis.given(data=st.data(), sizes=small_sizes, rng=helpers.seeds())
-def test_slice(data, sizes, rng):
-    offsets, out_sizes, strides = [], [], []
-    for size in sizes:
-        offset = data.draw(st.integers(0, size - 1))
-        stride = data.draw(st.integers(1, 3))
-        offsets.append(offset)
-        strides.append(stride)
-        out_sizes.append(data.draw(st.integers(1, 1 + (size - 1 - offset) // stride)))
-    desc = dml.SliceOperatorDesc(
-        input_tensor=_strided(data.draw, F32, sizes, output=False),
-        output_tensor=_strided(data.draw, F32, tuple(out_sizes), output=True),
-        offsets=tuple(offsets),
-        sizes=tuple(out_sizes),
-        strides=tuple(strides),
-    )
-    _check(
-        rng,
-        desc,
-        ("input_tensor",),
-        (None,),
-        lambda x: reference.slice(x, offsets=offsets, sizes=out_sizes, strides=strides),
-    )
+    if newer:
+        desc = dml.Slice1OperatorDesc(**tensors, input_window_offsets=tuple(offsets),
+                                      input_window_sizes=tuple(windows),
+                                      input_window_strides=tuple(strides))  # fmt: skip
+        window = dict(offsets=offsets, sizes=windows, strides=strides)
+        _check(rng, desc, lambda x: reference.slice1(x, **window, output_sizes=out_sizes))
+    else:
+        desc = dml.SliceOperatorDesc(**tensors, offsets=tuple(offsets), sizes=tuple(out_sizes),
+                                     strides=tuple(strides))  # fmt: skip
+        _check(rng, desc, lambda x: reference.slice(
+            x, offsets=offsets, sizes=out_sizes, strides=strides))  # fmt: skip
 
 
 # --- Transformations ------------------------------------------------------------------------------
@@ -348,10 +298,10 @@ NHWC = dml.TensorDesc(data_type=F32, sizes=(2, 3, 4, 5), strides=(60, 1, 15, 3))
 PACKED = dml.TensorDesc(data_type=F32, sizes=(2, 3, 4, 5))
 
 
-def _tile(input_tensor, output_tensor=PACKED):
+def _tile(input_tensor, output_tensor=PACKED, repeats=(1, 1, 1, 1)):
     return dml.compile_operator(
         dml.TileOperatorDesc(
-            input_tensor=input_tensor, output_tensor=output_tensor, repeats=(1, 1, 1, 1)
+            input_tensor=input_tensor, output_tensor=output_tensor, repeats=repeats
         )
     )
 
@@ -365,13 +315,7 @@ def test_jit_vmap_and_grad_through_strided_buffers():
     chex.assert_trees_all_equal(jax.vmap(op)(stacked), jnp.stack([op(b) for b in stacked]))
     # A broadcast input reads each buffer element 3 times: its gradient counts every read.
     broadcast = dml.TensorDesc(data_type=F32, sizes=(3, 4), strides=(0, 1))
-    tile = dml.compile_operator(
-        dml.TileOperatorDesc(
-            input_tensor=broadcast,
-            output_tensor=dml.TensorDesc(data_type=F32, sizes=(3, 8)),
-            repeats=(1, 2),
-        )
-    )
+    tile = _tile(broadcast, dml.TensorDesc(data_type=F32, sizes=(3, 8)), repeats=(1, 2))
     gradient = jax.grad(lambda b: tile(b).sum())(jnp.arange(4.0))
     chex.assert_trees_all_equal(gradient, jnp.full((4,), 6.0))
     check_grads(op, (buffer,), order=2, modes=("fwd", "rev"))
@@ -398,13 +342,7 @@ def test_permuted_and_broadcast_inputs_lower_without_a_gather(layout):
 
 def test_interleaved_views_gather_from_computed_offsets():
     interleaved = dml.TensorDesc(data_type=F32, sizes=(2, 3), strides=(2, 3))
-    op = dml.compile_operator(
-        dml.TileOperatorDesc(
-            input_tensor=interleaved,
-            output_tensor=dml.TensorDesc(data_type=F32, sizes=(2, 3)),
-            repeats=(1, 1),
-        )
-    )
+    op = _tile(interleaved, dml.TensorDesc(data_type=F32, sizes=(2, 3)), repeats=(1, 1))
     buffer = jnp.arange(9.0)
     chex.assert_trees_all_equal(op(buffer), jnp.array([[0.0, 3, 6], [2, 5, 8]]))
     assert "gather" in _opcodes(op, buffer)

@@ -6,12 +6,16 @@ expected values come from ``dmljax._src.checking.reference``.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import pathlib
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
+import hypothesis
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -19,6 +23,8 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking.operators import all_checks
+from dmljax._src.contract import tensor_fields
+from dmljax._src.ops import OPERATORS
 
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
 DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)
@@ -124,6 +130,120 @@ def run_python(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class SameAs:
+    """A :func:`desc_builder` default that is another keyword's value, as built."""
+
+    keyword: str
+
+
+def desc_builder(desc_type: type, **valid: Any) -> Callable[..., Any]:
+    """A builder of ``desc_type`` descs for tests, valid as it stands, each field overridable.
+
+    Keywords name what a rule table spoils: ``<t>_sizes`` for the tensor field
+    ``<t>_tensor`` (None leaves an optional tensor out); ``data_type`` for the
+    operator's data tensors (``Operator.same_data_type``, FLOAT32 by default),
+    ``index_type`` for its other tensors (UINT32 by default); ``<t>_data_type`` for
+    one tensor's own; an attribute by its field name. A default may be
+    ``SameAs("<keyword>")``: the value that keyword has in the same call.
+
+    >>> build = desc_builder(dml.TileOperatorDesc, input_sizes=(2,),
+    ...                      output_sizes=SameAs("input_sizes"), repeats=(1,))
+    >>> out = build(input_sizes=(3,), output_data_type=dml.DataType.INT8).output_tensor
+    >>> out.sizes, out.data_type.name
+    ((3,), 'INT8')
+    """
+    operator = next(op for op in OPERATORS if op.desc_type is desc_type)
+    tensors = {field.name: field.name.removesuffix("_tensor") for field in tensor_fields(desc_type)}
+    attributes = {field.name for field in dataclasses.fields(desc_type)} - set(tensors)
+    per_tensor = (f"{stem}{end}" for stem in tensors.values() for end in ("_sizes", "_data_type"))
+    known = {"data_type", "index_type", *attributes, *per_tensor}
+
+    def build(**overrides: Any) -> Any:
+        given = {"data_type": dml.DataType.FLOAT32, "index_type": dml.DataType.UINT32,
+                 **valid, **overrides}  # fmt: skip
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise TypeError(f"{desc_type.__name__} has no field for {unknown}")
+
+        def value(keyword: str) -> Any:
+            v = given.get(keyword)
+            return value(v.keyword) if isinstance(v, SameAs) else v
+
+        fields = {name: value(name) for name in attributes if name in given}
+        for name, stem in tensors.items():
+            sizes = value(f"{stem}_sizes")
+            if sizes is not None:
+                kind = "data_type" if name in operator.same_data_type else "index_type"
+                data_type = value(f"{stem}_data_type") or value(kind)
+                fields[name] = dml.TensorDesc(data_type=data_type, sizes=sizes)
+        return desc_type(**fields)
+
+    return build
+
+
+def refused(
+    call: Callable[[], Any],
+    *,
+    field: str,
+    match: str,
+    op: str | None = None,
+    error: type[dml.errors.ArgumentError] = dml.errors.InvalidArgumentError,
+) -> Any:
+    """The ``error`` that ``call()`` raises, checked: its message matches ``match`` (a
+    regular expression), it names ``field`` and, where given, ``op``.
+
+    For example ``refused(lambda: dml.tile(x, (-1,)), field="repeats", match="at least 0")``.
+    """
+    with pytest.raises(error, match=match) as caught:
+        call()
+    assert caught.value.field == field, caught.value
+    if op is not None:
+        assert caught.value.op == op, caught.value
+    return caught.value
+
+
+Rule = tuple[dict[str, Any], str, str]
+"""One row of a rule table: ``(overrides, field, fragment)``: the desc built with
+``overrides`` breaks a rule, and ``compile_operator`` names ``field`` in an error
+whose message matches ``fragment``."""
+
+
+def rule_table_test(
+    build: Callable[..., Any] | dict[str, Callable[..., Any]], rules: list[Rule]
+) -> Callable[..., None]:
+    """A test of every row of a rule table, each against ``build(**overrides)``: assign
+    it to a ``test_...`` name in a test file.
+
+    ``build`` may be several builders by name (a rule that operators share): then
+    every row runs on each. ``build()`` with no overrides must be valid; the test
+    checks that too.
+    """
+    builds = build if isinstance(build, dict) else {"": build}
+
+    @pytest.mark.parametrize("name", list(builds), ids=list(builds))
+    @pytest.mark.parametrize(
+        ("overrides", "field", "fragment"), [pytest.param({}, "", "", id="valid"), *rules]
+    )
+    def test(name: str, overrides: dict[str, Any], field: str, fragment: str) -> None:
+        valid = builds[name]()
+        if not overrides:
+            dml.compile_operator(valid)  # the table's starting point
+            return
+        build = builds[name]
+        try:
+            desc = build(**overrides)
+        except dml.errors.ArgumentError:  # a rule of the desc's own, checked as it is built
+            error = refused(lambda: build(**overrides), field=field, match=fragment,
+                            op=type(valid).__name__)  # fmt: skip
+        else:
+            error = refused(lambda: dml.compile_operator(desc), field=field, match=fragment,
+                            op=type(desc).__name__)  # fmt: skip
+        assert field in str(error), "the message names the field"
+
+    return test
+
+
 def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, np.ndarray]:
     """The Jacobians of a scatter-multiply along axis 0 of a 1-D ``x``, in float64.
 
@@ -153,6 +273,36 @@ def small_sizes(draw: st.DrawFn, rank: int, smallest: int = 1) -> tuple[int, ...
     a few hundred elements at most."""
     largest = 3 if rank <= 4 else 2
     return tuple(draw(st.lists(st.integers(smallest, largest), min_size=rank, max_size=rank)))
+
+
+@st.composite
+def element_index_cases(
+    draw: st.DrawFn, *, functional: bool, data_types: Any = (), updates: bool = False
+) -> tuple[Any, ...]:
+    """``(x, indices, axis)`` for GATHER_ELEMENTS, with ``updates`` ``(x, indices, updates,
+    axis)`` for SCATTER: indices of the data's rank along ``axis``, of the data's sizes off
+    the axis for a desc (DirectML's rule), at most those for a functional face (ONNX's);
+    a desc's data of one of ``data_types``, a face's of any dtype."""
+    n = draw(st.integers(1, 8))
+    axis = draw(st.integers(0, n - 1))
+    max_size = 4 if n <= 3 else 2
+    low = 0 if functional else 1
+    shape = [draw(st.integers(low, max_size)) for _ in range(n)]
+    index_shape = list(shape)
+    index_shape[axis] = draw(st.integers(low, max_size))
+    if functional:  # smaller off the axis is allowed
+        index_shape = [s if d == axis else draw(st.integers(0, s)) for d, s in enumerate(shape)]
+    hypothesis.assume(math.prod(shape) <= 512 and math.prod(index_shape) <= 512)
+    dtypes = FUNCTIONAL_DTYPES if functional else [t.dtype for t in data_types]
+    index_dtypes = INDEX_DTYPES if functional else [t.dtype for t in DML_INDEX_TYPES]
+    rng = draw(seeds())
+    dtype = draw(st.sampled_from(dtypes))
+    x = random_array(rng, tuple(shape), dtype)
+    index_dtype = draw(st.sampled_from(index_dtypes))
+    indices = random_indices(rng, tuple(index_shape), index_dtype, shape[axis])
+    if not updates:
+        return x, indices, axis
+    return x, indices, random_array(rng, tuple(index_shape), dtype), axis
 
 
 def support_index_type(band: Any) -> dml.DataType:

@@ -79,8 +79,8 @@ def test_diagonal_matrix_rules_name_the_field(desc, field, fragment):
     assert (e.value.op, e.value.field) == ("DiagonalMatrixOperatorDesc", field)
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "field", "fragment"),
+test_diagonal_matrix1_rules_name_the_field = helpers.rule_table_test(
+    diagonal1_desc,
     [
         ({"begin": INT32_MIN - 1}, "diagonal_fill_begin", "INT"),
         ({"end": INT32_MAX + 1}, "diagonal_fill_end", "INT"),
@@ -92,10 +92,6 @@ def test_diagonal_matrix_rules_name_the_field(desc, field, fragment):
         ({"data_type": T.INT8, "value": 200}, "value", r"\[-128, 127\]"),
     ],
 )
-def test_diagonal_matrix1_rules_name_the_field(kwargs, field, fragment):
-    with pytest.raises(InvalidArgumentError, match=fragment) as e:
-        dml.compile_operator(diagonal1_desc(**kwargs))
-    assert (e.value.op, e.value.field) == ("DiagonalMatrix1OperatorDesc", field)
 
 
 def test_diagonal_matrix_truncates_its_float_value_for_integers():

@@ -84,51 +84,14 @@ def test_doc_examples_on_both_faces(entry):
     np.testing.assert_array_equal(reference_out.reshape(example.expected.shape), example.expected)
 
 
-def test_the_pages_prose_size_formula_is_refused():
-    # The prose takes input[(N - t)..] = {5,6,7}; the worked result {1,1,2,6,7} is right.
-    prose = nd_desc(
-        input_sizes=(3, 4, 5, 6, 7), indices_sizes=(1, 1, 1, 2, 3), output_sizes=(1, 2, 5, 6, 7),
-        input_dimension_count=5, indices_dimension_count=3,
-    )  # fmt: skip
-    with pytest.raises(InvalidArgumentError, match=r"\(1, 1, 2, 6, 7\)") as e:
-        dml.compile_operator(prose)
-    assert e.value.field == "output_tensor.sizes"
-
-
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "field", "fragment"),
+test_rule_violations_name_the_field = helpers.rule_table_test(
+    nd_desc,
     [
-        ({"input_dimension_count": 0}, "input_dimension_count", r"in \[1, 2\]"),
-        ({"input_dimension_count": 3}, "input_dimension_count", r"in \[1, 2\]"),
-        ({"indices_dimension_count": 0}, "indices_dimension_count", r"in \[1, 2\]"),
-        ({"indices_dimension_count": 3}, "indices_dimension_count", r"in \[1, 2\]"),
-        ({"input_dimension_count": 1}, "input_tensor.sizes", "1 in the first 1"),
-        ({"indices_dimension_count": 1}, "indices_tensor.sizes", "1 in the first 1"),
-        (
-            {"indices_sizes": (4, 3), "output_sizes": (1, 4)},
-            "indices_tensor.sizes[1]",
-            "at most 2",
-        ),
-        ({"output_sizes": (4, 3)}, "output_tensor.sizes", r"\(4, 2\)"),
-        ({"output_sizes": (1, 4, 2)}, "output_tensor.sizes", "2 dimensions long"),
+        # Rules the three index-tuple operators share are in test_nd.py.
         ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
-        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of INT64, INT32"),
-        ({"index_type": T.INT16}, "indices_tensor.data_type", "one of"),
-        (
-            {
-                "input_sizes": (2, 3, 4),
-                "indices_sizes": (5, 2, 1),
-                "output_sizes": (2, 3, 4),
-                "input_dimension_count": 3,
-                "indices_dimension_count": 3,
-            },
-            "indices_dimension_count",
-            "dropping leading 1s only",
-        ),
-        # GATHER_ND1
         (
             {"indices_sizes": (4, 1), "batch_dimension_count": 2},
             "batch_dimension_count",
@@ -151,12 +114,6 @@ def test_the_pages_prose_size_formula_is_refused():
         ),
     ],
 )
-def test_rule_violations_name_the_field(kwargs, field, fragment):
-    desc = nd_desc(**kwargs)
-    with pytest.raises(InvalidArgumentError, match=fragment) as e:
-        dml.compile_operator(desc)
-    assert e.value.field == field
-    assert e.value.op == type(desc).__name__
 
 
 _INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}

@@ -17,6 +17,7 @@ import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.contract import Role
 from dmljax._src.graph import _slots
+from tests import helpers
 
 F32, I32, U8 = dml.DataType.FLOAT32, dml.DataType.INT32, dml.DataType.UINT8
 InvalidArgumentError = dml.errors.InvalidArgumentError
@@ -216,9 +217,11 @@ def test_a_constant_node_feeds_its_bytes_from_feature_level_6_2():
     )
     (y,) = dml.compile_graph(graph, feature_level=dml.FeatureLevel.FL_6_2)(X)
     np.testing.assert_array_equal(y, [1.0, 3.0])
-    with pytest.raises(InvalidArgumentError, match="FL_6_2") as e:
-        dml.compile_graph(graph, feature_level=dml.FeatureLevel.FL_6_1)
-    assert e.value.field == "nodes[3]"
+    helpers.refused(
+        lambda: dml.compile_graph(graph, feature_level=dml.FeatureLevel.FL_6_1),
+        field="nodes[3]",
+        match="FL_6_2",
+    )
 
 
 # --- One rule, one test (section 1.4 of the graph research) --------------------------------------
@@ -320,9 +323,13 @@ def test_an_owned_by_dml_input_fed_by_a_graph_input_is_an_ordinary_argument():
     )
     graph = dml.compile_graph(chain(nodes=(node(TILE), node(REVERSE), node(owned_gather))))
     np.testing.assert_array_equal(graph(X, IDX)[0], dml.compile_graph(chain())(X, IDX)[0])
-    with pytest.raises(InvalidArgumentError, match="inputs only") as e:
-        dml.compile_operator(dataclasses.replace(TILE, output_tensor=owned_gather.indices_tensor))
-    assert e.value.field == "output_tensor.flags"
+    helpers.refused(
+        lambda: dml.compile_operator(
+            dataclasses.replace(TILE, output_tensor=owned_gather.indices_tensor)
+        ),
+        field="output_tensor.flags",
+        match="inputs only",
+    )
 
 
 def test_descs_are_typed_like_directml_structs():

@@ -39,8 +39,8 @@ def test_the_page_has_its_two_examples():
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "field", "fragment"),
+test_rule_violations_name_the_field = helpers.rule_table_test(
+    reverse_desc,
     [
         ({"axis": 2}, "axis", r"in \[0, 2\)"),
         ({"lengths": (3, 4)}, "sequence_lengths_tensor.sizes", "with 1 at axis 1"),
@@ -51,11 +51,6 @@ def test_the_page_has_its_two_examples():
         ({"length_type": T.INT32}, "sequence_lengths_tensor.data_type", "UINT32"),
     ],
 )
-def test_rule_violations_name_the_field(kwargs, field, fragment):
-    with pytest.raises(InvalidArgumentError, match=fragment) as e:
-        dml.compile_operator(reverse_desc(**kwargs))
-    assert e.value.field == field
-    assert e.value.op == "ReverseSubsequencesOperatorDesc"
 
 
 _TYPES_8_32 = {T.FLOAT32, T.FLOAT16, T.INT32, T.INT16, T.INT8, T.UINT32, T.UINT16, T.UINT8}

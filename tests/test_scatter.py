@@ -1,6 +1,5 @@
 """SCATTER: DML_SCATTER_OPERATOR_DESC (SCATTER_ELEMENTS) and dml.scatter."""
 
-import math
 
 import hypothesis
 import jax
@@ -12,35 +11,14 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
-def desc(
-    input_sizes=(1, 1, 3, 3),
-    indices_sizes=(1, 1, 2, 3),
-    updates_sizes=None,
-    output_sizes=None,
-    axis=2,
-    data_type=T.FLOAT32,
-    index_type=T.UINT32,
-    updates_data_type=None,
-    output_data_type=None,
-):
-    return dml.ScatterOperatorDesc(
-        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
-        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
-        updates_tensor=dml.TensorDesc(
-            data_type=updates_data_type or data_type, sizes=updates_sizes or indices_sizes
-        ),
-        output_tensor=dml.TensorDesc(
-            data_type=output_data_type or data_type, sizes=output_sizes or input_sizes
-        ),
-        axis=axis,
-    )
+desc = descs.scatter
 
 
 def desc_of_example(example):
@@ -96,27 +74,19 @@ def test_doc_example_2_corrected_and_as_written():
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "field", "fragment"),
+test_rule_violations_name_the_field = helpers.rule_table_test(
+    desc,
     [
-        ({"axis": 4}, "axis", r"in \[0, 4\)"),
-        ({"axis": -1}, "axis", r"in \[0, 4\)"),
+        # Rules shared with GATHER_ELEMENTS are in test_elements.py.
         ({"indices_sizes": (1, 2, 3)}, "indices_tensor.sizes", "DimensionCount must be equal"),
         ({"updates_sizes": (1, 2, 3)}, "updates_tensor.sizes", "DimensionCount must be equal"),
         ({"output_sizes": (1, 3, 3)}, "output_tensor.sizes", "DimensionCount must be equal"),
-        ({"indices_sizes": (1, 1, 2, 2)}, "indices_tensor.sizes[3]", "equal to input_tensor"),
         ({"updates_sizes": (1, 1, 1, 3)}, "updates_tensor.sizes", "indices_tensor.sizes"),
         ({"output_sizes": (1, 1, 2, 3)}, "output_tensor.sizes", "input_tensor.sizes"),
         ({"updates_data_type": T.FLOAT16}, "updates_tensor.data_type", "FLOAT32"),
         ({"output_data_type": T.FLOAT16}, "output_tensor.data_type", "FLOAT32"),
-        ({"index_type": T.FLOAT32}, "indices_tensor.data_type", "one of"),
     ],
 )
-def test_rule_violations_name_the_field(kwargs, field, fragment):
-    with pytest.raises(InvalidArgumentError, match=fragment) as e:
-        dml.compile_operator(desc(**kwargs))
-    assert e.value.field == field
-    assert e.value.op == "ScatterOperatorDesc"
 
 
 def test_scatter_elements_is_the_same_desc_and_function():
@@ -169,9 +139,11 @@ def test_donate_input_needs_an_output_like_the_input():
         axis=0,
         index_dimensions=1,
     )
-    with pytest.raises(InvalidArgumentError, match="cannot reuse the buffer") as e:
-        dml.compile_operator(gather, donate_input=True)
-    assert e.value.field == "donate_input"
+    helpers.refused(
+        lambda: dml.compile_operator(gather, donate_input=True),
+        field="donate_input",
+        match="cannot reuse the buffer",
+    )
     with pytest.raises(dml.errors.ArgumentTypeError, match="deterministic must be a bool"):
         dml.compile_operator(desc(), deterministic=1)  # pyright: ignore[reportArgumentType, reportCallIssue]
 
@@ -284,27 +256,10 @@ def assert_reduction_matches(actual, x, indices, updates, axis, reduction):
     np.testing.assert_array_equal(actual, expected)
 
 
-@st.composite
-def cases(draw, functional):
-    n = draw(st.integers(1, 8))
-    axis = draw(st.integers(0, n - 1))
-    max_size = 4 if n <= 3 else 2
-    low = 0 if functional else 1
-    shape = [draw(st.integers(low, max_size)) for _ in range(n)]
-    index_shape = list(shape)
-    index_shape[axis] = draw(st.integers(low, max_size))
-    if functional:
-        index_shape = [s if d == axis else draw(st.integers(0, s)) for d, s in enumerate(shape)]
-    hypothesis.assume(math.prod(shape) <= 512 and math.prod(index_shape) <= 512)
-    dtypes = helpers.FUNCTIONAL_DTYPES if functional else [t.dtype for t in SCATTER_TYPES]
-    index_dtypes = helpers.INDEX_DTYPES if functional else [t.dtype for t in _INDICES]
-    rng = draw(helpers.seeds())
-    dtype = draw(st.sampled_from(dtypes))
-    x = helpers.random_array(rng, tuple(shape), dtype)
-    updates = helpers.random_array(rng, tuple(index_shape), dtype)
-    index_dtype = draw(st.sampled_from(index_dtypes))
-    indices = helpers.random_indices(rng, tuple(index_shape), index_dtype, shape[axis])
-    return x, indices, updates, axis
+def cases(functional):
+    return helpers.element_index_cases(
+        functional=functional, data_types=SCATTER_TYPES, updates=True
+    )
 
 
 @hypothesis.given(cases(functional=False), st.booleans())

@@ -49,8 +49,8 @@ def test_doc_example_on_both_faces():
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "field", "fragment"),
+test_rule_violations_name_the_field = helpers.rule_table_test(
+    grad_desc,
     [
         ({"strides": (2, 0)}, "input_window_strides[1]", "non-zero"),
         ({"offsets": (1, 0)}, "input_window_sizes[0]", "inside the input"),
@@ -61,11 +61,6 @@ def test_doc_example_on_both_faces():
         ({"output_data_type": T.FLOAT16}, "output_gradient_tensor.data_type", "FLOAT32"),
     ],
 )
-def test_rule_violations_name_the_field(kwargs, field, fragment):
-    with pytest.raises(InvalidArgumentError, match=fragment) as e:
-        dml.compile_operator(grad_desc(**kwargs))
-    assert e.value.field == field
-    assert e.value.op == "SliceGradOperatorDesc"
 
 
 # --- Equal to SLICE1's vjp, bit for bit -----------------------------------------------------------

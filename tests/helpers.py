@@ -137,7 +137,9 @@ class SameAs:
     keyword: str
 
 
-def desc_builder(desc_type: type, **valid: Any) -> Callable[..., Any]:
+def desc_builder(
+    desc_type: type, /, *, aliases: dict[str, str] | None = None, **valid: Any
+) -> Callable[..., Any]:
     """A builder of ``desc_type`` descs for tests, valid as it stands, each field overridable.
 
     Keywords name what a rule table spoils: ``<t>_sizes`` for the tensor field
@@ -145,7 +147,8 @@ def desc_builder(desc_type: type, **valid: Any) -> Callable[..., Any]:
     operator's data tensors (``Operator.same_data_type``, FLOAT32 by default),
     ``index_type`` for its other tensors (UINT32 by default); ``<t>_data_type`` for
     one tensor's own; an attribute by its field name. A default may be
-    ``SameAs("<keyword>")``: the value that keyword has in the same call.
+    ``SameAs("<keyword>")``: the value that keyword has in the same call. ``aliases``
+    gives keywords shorter names (``{"offsets": "input_window_offsets"}``).
 
     >>> build = desc_builder(dml.TileOperatorDesc, input_sizes=(2,),
     ...                      output_sizes=SameAs("input_sizes"), repeats=(1,))
@@ -162,6 +165,7 @@ def desc_builder(desc_type: type, **valid: Any) -> Callable[..., Any]:
     def build(**overrides: Any) -> Any:
         given = {"data_type": dml.DataType.FLOAT32, "index_type": dml.DataType.UINT32,
                  **valid, **overrides}  # fmt: skip
+        given = {(aliases or {}).get(keyword, keyword): v for keyword, v in given.items()}
         unknown = sorted(set(given) - known)
         if unknown:
             raise TypeError(f"{desc_type.__name__} has no field for {unknown}")

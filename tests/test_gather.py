@@ -16,30 +16,14 @@ from dmljax._src.bench.hlo import kernel_count
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import gather as gather_module
 from dmljax._src.rules import right_align
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
-def gather_desc(
-    input_sizes=(1, 1, 3, 2),
-    indices_sizes=(1, 1, 1, 4),
-    output_sizes=(1, 1, 4, 2),
-    axis=2,
-    index_dimensions=1,
-    data_type=T.FLOAT32,
-    index_type=T.UINT32,
-    output_data_type=None,
-):
-    return dml.GatherOperatorDesc(
-        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
-        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
-        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
-        axis=axis,
-        index_dimensions=index_dimensions,
-    )
+gather_desc = descs.gather
 
 
 def desc_of_example(example):

@@ -1,6 +1,5 @@
 """GATHER_ELEMENTS: DML_GATHER_ELEMENTS_OPERATOR_DESC and dml.gather_elements."""
 
-
 import hypothesis
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,5 @@
 """SCATTER: DML_SCATTER_OPERATOR_DESC (SCATTER_ELEMENTS) and dml.scatter."""
 
-
 import hypothesis
 import jax
 import jax.numpy as jnp

@@ -14,47 +14,17 @@ from jax.test_util import check_grads
 import dmljax as dml
 from dmljax._src.bench.hlo import entry_opcodes, kernel_count
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
-def slice1_desc(
-    input_sizes=(1, 1, 4, 4),
-    output_sizes=(1, 1, 2, 2),
-    offsets=(0, 0, 0, 1),
-    sizes=(1, 1, 4, 3),
-    strides=(1, 1, -2, 2),
-    data_type=T.FLOAT32,
-    output_data_type=None,
-):
-    return dml.Slice1OperatorDesc(
-        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
-        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
-        input_window_offsets=offsets,
-        input_window_sizes=sizes,
-        input_window_strides=strides,
-    )
+slice1_desc = descs.slice1
 
 
-def slice_desc(
-    input_sizes=(1, 1, 4, 4),
-    output_sizes=(1, 1, 2, 2),
-    offsets=(0, 0, 1, 0),
-    sizes=(1, 1, 2, 2),
-    strides=(1, 1, 2, 3),
-    data_type=T.FLOAT32,
-    output_data_type=None,
-):
-    return dml.SliceOperatorDesc(
-        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
-        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
-        offsets=offsets,
-        sizes=sizes,
-        strides=strides,
-    )
+slice_desc = descs.slice
 
 
 # --- The DirectML doc examples --------------------------------------------------------------------

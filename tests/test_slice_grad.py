@@ -11,22 +11,14 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
-def grad_desc(dy_sizes=(2, 2), sizes=(4, 4), offsets=(0, 0), window=(4, 4), strides=(2, 2),
-              data_type=T.FLOAT32, output_data_type=None):  # fmt: skip
-    return dml.SliceGradOperatorDesc(
-        input_gradient_tensor=dml.TensorDesc(data_type=data_type, sizes=dy_sizes),
-        output_gradient_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=sizes),
-        input_window_offsets=offsets,
-        input_window_sizes=window,
-        input_window_strides=strides,
-    )
+grad_desc = descs.slice_grad
 
 
 # --- The DirectML doc example ---------------------------------------------------------------------
@@ -41,7 +33,8 @@ def test_doc_example_on_both_faces():
     # 2-D needs FL 3_1; at FL 3_0 the same example runs padded to 4-D, as the entry notes.
     with pytest.raises(InvalidArgumentError, match="FL_3_1"):
         dml.compile_operator(example.desc, feature_level=FL.FL_3_0)
-    padded = grad_desc((1, 1, 2, 2), (1, 1, 4, 4), (0, 0, 0, 0), (1, 1, 4, 4), (1, 1, 2, 2))
+    padded = grad_desc(dy_sizes=(1, 1, 2, 2), sizes=(1, 1, 4, 4), offsets=(0, 0, 0, 0),
+                       window=(1, 1, 4, 4), strides=(1, 1, 2, 2))  # fmt: skip
     out = dml.compile_operator(padded, feature_level=FL.FL_3_0)(example.inputs[0][None, None])
     np.testing.assert_array_equal(out[0, 0], example.expected)
 
@@ -114,7 +107,8 @@ def test_desc_face_equals_the_reference(window, data_type, rng):
     shape, offsets, sizes, strides, out = window
     hypothesis.assume(math.prod(shape) <= 4096)
     dy = helpers.random_array(rng, out, data_type.dtype)
-    desc = grad_desc(out, shape, offsets, sizes, strides, data_type)
+    desc = grad_desc(dy_sizes=out, sizes=shape, offsets=offsets, window=sizes, strides=strides,
+                     data_type=data_type)  # fmt: skip
     with jax.enable_x64(True):
         actual = dml.compile_operator(desc)(dy)
     expected = reference.slice_grad(dy, shape, offsets=offsets, sizes=sizes, strides=strides)
@@ -156,7 +150,7 @@ def test_empty_windows_and_results():
 
 
 def test_strided_output_through_a_buffer():
-    desc = grad_desc((2, 2), (4, 4), (0, 0), (4, 4), (2, -2))
+    desc = grad_desc(strides=(2, -2))
     desc = dml.SliceGradOperatorDesc(
         input_gradient_tensor=desc.input_gradient_tensor,
         output_gradient_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(4, 4), strides=(1, 5)),

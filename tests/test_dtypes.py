@@ -20,33 +20,21 @@ def test_members_have_directml_values():
     assert {t.name: t.value for t in T} == DIRECTML_VALUES
 
 
-@pytest.mark.parametrize(
-    ("data_type", "dtype", "bits", "signed", "floating"),
-    [
-        (T.FLOAT32, np.float32, 32, True, True),
-        (T.FLOAT16, np.float16, 16, True, True),
-        (T.FLOAT64, np.float64, 64, True, True),
-        (T.UINT8, np.uint8, 8, False, False),
-        (T.UINT16, np.uint16, 16, False, False),
-        (T.UINT32, np.uint32, 32, False, False),
-        (T.UINT64, np.uint64, 64, False, False),
-        (T.INT8, np.int8, 8, True, False),
-        (T.INT16, np.int16, 16, True, False),
-        (T.INT32, np.int32, 32, True, False),
-        (T.INT64, np.int64, 64, True, False),
-        (T.UINT4, jnp.uint4, 4, False, False),
-        (T.INT4, jnp.int4, 4, True, False),
-    ],
-)
-def test_type_properties(data_type, dtype, bits, signed, floating):
-    assert data_type.dtype == np.dtype(dtype)
-    assert data_type.bit_width == bits
-    assert data_type.is_signed is signed
+@pytest.mark.parametrize("data_type", helpers.DATA_TYPES, ids=str)
+def test_type_properties(data_type):
+    # Each type is the JAX dtype of its name (FLOAT32 is jnp.float32, INT4 jnp.int4), whose
+    # NumPy/ml_dtypes info gives its width and sign.
+    dtype = np.dtype(getattr(jnp, data_type.name.lower()))
+    floating = bool(jnp.issubdtype(dtype, jnp.floating))
+    info = jnp.finfo(dtype) if floating else jnp.iinfo(dtype)
+    assert data_type.dtype == dtype
+    assert data_type.bit_width == info.bits
+    assert data_type.is_signed is (floating or int(info.min) < 0)
     assert data_type.is_floating is floating
     assert data_type.is_integer is not floating
-    assert data_type.is_64_bit is (bits == 64)
+    assert data_type.is_64_bit is (info.bits == 64)
     assert T.from_dtype(dtype) is data_type
-    assert T.from_dtype(np.dtype(dtype).name) is data_type
+    assert T.from_dtype(dtype.name) is data_type
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, jnp.bfloat16, np.complex64])

@@ -119,23 +119,6 @@ test_rule_violations_name_the_field = helpers.rule_table_test(
 _INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
 
 
-def test_negative_coordinates_wrap_from_fl_3_0_and_unsigned_never_wrap():
-    x = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
-    signed: dict[str, Any] = dict(
-        input_sizes=(1, 1, 3, 4), indices_sizes=(1, 1, 4, 2), output_sizes=(1, 1, 1, 4),
-        index_type=T.INT32,
-    )  # fmt: skip
-    op = dml.compile_operator(nd_desc(**signed), feature_level=FL.FL_3_0)
-    # -1 and -4 are the last of their dimension; -4 and 7 are out of range in the first: clamped.
-    tuples = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32).reshape(1, 1, 4, 2)
-    np.testing.assert_array_equal(op(x, tuples).ravel(), [8, 3, 11, 4])
-    unsigned = dict(signed, index_type=T.UINT32)
-    for level in (FL.FL_2_1, FL.FL_3_0):
-        op = dml.compile_operator(nd_desc(**unsigned), feature_level=level)
-        huge = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 0]], np.uint32)
-        np.testing.assert_array_equal(op(x, huge.reshape(1, 1, 4, 2)).ravel(), [8, 3, 5, 8])
-
-
 def test_without_wrapping_negative_coordinates_clamp_to_zero():
     x = jnp.arange(6.0).reshape(2, 3)
     result = gather_nd_module.gather_nd_lowering(

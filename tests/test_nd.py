@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import dmljax as dml
 from tests import helpers
 
 T = dml.DataType
+FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 _BLOCK_FIELD = {"gather_nd": "output_tensor", "gather_nd1": "output_tensor",
                 "scatter_nd": "updates_tensor"}  # fmt: skip
@@ -95,3 +97,37 @@ def test_each_shared_rule_names_the_field(op, overrides, field, fragment):
 @pytest.mark.parametrize("op", sorted(_BLOCK_FIELD))
 def test_the_builder_is_valid_as_it_stands(op):
     dml.compile_operator(nd_desc(op))
+
+
+# (op, FL_3_0's result of the signed tuples, FL_2_1's of the unsigned ones): out-of-range
+# coordinates clamp into the data for a gather, and drop the tuple's update for a scatter.
+_SIGNED = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32)
+_UNSIGNED = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 3]], np.uint32)
+_OUT_OF_RANGE = [
+    # -1 and -4 are the last and the first of their dimensions; -4 (as -1), 7 and -5 are
+    # out of range. Unsigned coordinates never wrap: 2**32 - 1 is large, not -1.
+    ("gather_nd", {(2, 0): 8, (0, 3): 3, (2, 3): 11, (1, 0): 4},
+     {(2, 0): 8, (0, 3): 3, (1, 1): 5, (2, 3): 11}),
+    ("scatter_nd", {(2, 0): 1}, {(1, 1): 3, (2, 3): 4}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("op", "signed", "unsigned"), _OUT_OF_RANGE, ids=["gather", "scatter"])
+def test_negative_coordinates_wrap_from_fl_3_0_and_unsigned_never_wrap(op, signed, unsigned):
+    x = np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4)
+    updates = np.arange(1, 5, dtype=np.float32).reshape(1, 1, 1, 4)
+    sizes: dict[str, Any] = dict(input_sizes=(1, 1, 3, 4), indices_sizes=(1, 1, 4, 2),
+                                 block_sizes=(1, 1, 1, 4))  # fmt: skip
+    for tuples, level, expected in ((_SIGNED, FL.FL_3_0, signed), (_UNSIGNED, FL.FL_2_1, unsigned)):
+        desc = nd_desc(op, **sizes, index_type=dml.DataType.from_dtype(tuples.dtype))
+        run = dml.compile_operator(desc, feature_level=level)
+        tuples = tuples.reshape(1, 1, 4, 2)
+        if op == "gather_nd":  # each tuple's element, in the tuples' order
+            got = run(x, tuples).ravel()
+            np.testing.assert_array_equal(got, [x[0, 0][p] for p in expected])
+            np.testing.assert_array_equal(got, list(expected.values()))
+        else:  # zeros, but where a tuple in range wrote its update
+            want = np.zeros((3, 4), np.float32)
+            for position, value in expected.items():
+                want[position] = value
+            np.testing.assert_array_equal(run(np.zeros_like(x), tuples, updates)[0, 0], want)

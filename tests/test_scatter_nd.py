@@ -90,26 +90,6 @@ _FOUR_D: dict[str, Any] = dict(
 )
 
 
-def test_negative_coordinates_wrap_from_fl_3_0_and_out_of_range_tuples_are_dropped():
-    x = np.zeros((1, 1, 3, 4), np.float32)
-    signed: dict[str, Any] = dict(
-        input_sizes=(1, 1, 3, 4), indices_sizes=(1, 1, 4, 2), updates_sizes=(1, 1, 1, 4),
-        index_type=T.INT32,
-    )  # fmt: skip
-    op = dml.compile_operator(nd_desc(**signed), feature_level=FL.FL_3_0)
-    tuples = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32).reshape(1, 1, 4, 2)
-    updates = np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 1, 4)
-    expected = np.zeros((3, 4), np.float32)
-    expected[2, 0] = 1  # the other three tuples have a coordinate out of range
-    np.testing.assert_array_equal(op(x, tuples, updates)[0, 0], expected)
-    unsigned = dict(signed, index_type=T.UINT32)
-    op = dml.compile_operator(nd_desc(**unsigned), feature_level=FL.FL_2_1)
-    huge = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 3]], np.uint32).reshape(1, 1, 4, 2)
-    expected = np.zeros((3, 4), np.float32)
-    expected[1, 1], expected[2, 3] = 3, 4
-    np.testing.assert_array_equal(op(x, huge, updates)[0, 0], expected)
-
-
 def test_deterministic_desc_lets_the_last_duplicate_win():
     desc = nd_desc(input_sizes=(4,), indices_sizes=(3, 1), updates_sizes=(1, 3),
                    input_dimension_count=1, indices_dimension_count=2)  # fmt: skip

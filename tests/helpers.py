@@ -25,6 +25,7 @@ import dmljax as dml
 from dmljax._src.checking.operators import all_checks
 from dmljax._src.contract import tensor_fields
 from dmljax._src.ops import OPERATORS
+from dmljax._src.rules import right_align
 
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
 DATA_TYPES = tuple(t for t in dml.DataType if t is not dml.DataType.UNKNOWN)
@@ -307,6 +308,65 @@ def element_index_cases(
     if not updates:
         return x, indices, axis
     return x, indices, random_array(rng, tuple(index_shape), dtype), axis
+
+
+@dataclasses.dataclass(frozen=True)
+class IndexTupleCase:
+    """A GATHER_ND or SCATTER_ND desc's sizes, each padded with leading 1s to ``n``
+    dimensions; ``input_rank`` and ``indices_rank`` of them are meaningful (the descs'
+    dimension counts), ``batch`` of those lead both, and each tuple holds ``t``
+    coordinates, into the input's dimensions ``batch .. batch + t`` (``dims``). With
+    its types, an input ``x`` and the generator to draw the rest from."""
+
+    n: int
+    input_rank: int
+    indices_rank: int
+    batch: int
+    t: int
+    input_sizes: tuple[int, ...]
+    indices_sizes: tuple[int, ...]
+    block_sizes: tuple[int, ...]  # GATHER_ND's output, SCATTER_ND's updates
+    data_type: dml.DataType
+    index_type: dml.DataType
+    rng: np.random.Generator
+    x: np.ndarray
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return self.input_sizes[self.n - self.input_rank + self.batch :][: self.t]
+
+
+@st.composite
+def index_tuple_cases(
+    draw: st.DrawFn, *, batched: bool, unique: bool, data_types: Any
+) -> IndexTupleCase:
+    """Layouts of up to 8 dimensions and 512 elements a block; ``batched`` draws batch
+    dimensions (GATHER_ND1), ``unique`` no more positions than twice the tuples there are
+    (SCATTER_ND's unique tuples, some out of range); data of one of ``data_types``."""
+    n = draw(st.integers(1, 8))
+    r_in, r_idx = draw(st.integers(1, n)), draw(st.integers(1, n))
+    batch = draw(st.integers(0, min(r_in, r_idx) - 1)) if batched else 0
+    t = draw(st.integers(1, r_in - batch))
+    sizes = st.integers(1, 3 if n <= 4 else 2)
+    meaningful_input = tuple(draw(sizes) for _ in range(r_in))
+    positions = tuple(draw(sizes) for _ in range(r_idx - batch - 1))
+    if unique:
+        hypothesis.assume(math.prod(positions) <= 2 * math.prod(meaningful_input[:t]))
+    block = (*meaningful_input[:batch], *positions, *meaningful_input[batch + t :])
+    block_sizes = right_align(block, n)
+    hypothesis.assume(block_sizes is not None and math.prod(block) <= 512)
+    assert block_sizes is not None
+    data_type = draw(st.sampled_from(data_types))
+    index_type = draw(st.sampled_from(DML_INDEX_TYPES))
+    rng = draw(seeds())
+    input_sizes = (1,) * (n - r_in) + meaningful_input
+    return IndexTupleCase(
+        n, r_in, r_idx, batch, t,
+        input_sizes=input_sizes,
+        indices_sizes=(1,) * (n - r_idx) + (*meaningful_input[:batch], *positions, t),
+        block_sizes=block_sizes, data_type=data_type, index_type=index_type, rng=rng,
+        x=random_array(rng, input_sizes, data_type.dtype),
+    )  # fmt: skip
 
 
 def support_index_type(band: Any) -> dml.DataType:

@@ -14,7 +14,6 @@ import dmljax as dml
 from dmljax._src.bench.hlo import kernel_count
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import gather_nd as gather_nd_module
-from dmljax._src.rules import right_align
 from tests import helpers
 
 T = dml.DataType
@@ -116,9 +115,6 @@ test_rule_violations_name_the_field = helpers.rule_table_test(
 )
 
 
-_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
-
-
 def test_without_wrapping_negative_coordinates_clamp_to_zero():
     x = jnp.arange(6.0).reshape(2, 3)
     result = gather_nd_module.gather_nd_lowering(
@@ -184,33 +180,14 @@ DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_GATHER_ND")
 
 @st.composite
 def desc_cases(draw):
-    n = draw(st.integers(1, 8))
-    r_in = draw(st.integers(1, n))
-    r_idx = draw(st.integers(1, n))
-    batch = draw(st.integers(0, min(r_in, r_idx) - 1))
-    t = draw(st.integers(1, r_in - batch))
-    max_size = 3 if n <= 4 else 2
-    sizes = st.integers(1, max_size)
-    meaningful_input = [draw(sizes) for _ in range(r_in)]
-    positions = [draw(sizes) for _ in range(r_idx - batch - 1)]
-    meaningful_indices = (*meaningful_input[:batch], *positions, t)
-    block = (*meaningful_indices[:-1], *meaningful_input[batch + t :])
-    output_sizes = right_align(block, n)
-    hypothesis.assume(output_sizes is not None)
-    hypothesis.assume(math.prod(block) <= 512)
-    assert output_sizes is not None
-    data_type = draw(st.sampled_from(DESC_DATA_TYPES))
-    index_type = draw(st.sampled_from(sorted(_INDICES)))
-    rng = draw(helpers.seeds())
-    input_sizes = (1,) * (n - r_in) + tuple(meaningful_input)
-    indices_sizes = (1,) * (n - r_idx) + meaningful_indices
-    x = helpers.random_array(rng, input_sizes, data_type.dtype)
-    dim = min(meaningful_input[batch : batch + t])
-    indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, dim)
+    layout = draw(helpers.index_tuple_cases(batched=True, unique=False, data_types=DESC_DATA_TYPES))
+    rng, x, data_type, index_type = layout.rng, layout.x, layout.data_type, layout.index_type
+    indices = helpers.random_indices(rng, layout.indices_sizes, index_type.dtype, min(layout.dims))
     desc = nd_desc(
-        input_sizes=input_sizes, indices_sizes=indices_sizes, output_sizes=output_sizes,
-        input_dimension_count=r_in, indices_dimension_count=r_idx,
-        batch_dimension_count=batch if batch or draw(st.booleans()) else None,
+        input_sizes=layout.input_sizes, indices_sizes=layout.indices_sizes,
+        output_sizes=layout.block_sizes, input_dimension_count=layout.input_rank,
+        indices_dimension_count=layout.indices_rank,
+        batch_dimension_count=layout.batch if layout.batch or draw(st.booleans()) else None,
         data_type=data_type, index_type=index_type,
     )  # fmt: skip
     return desc, x, indices

@@ -14,7 +14,6 @@ from jax.test_util import check_grads
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.checking.operators import scatter_nd as scatter_nd_checks
-from dmljax._src.rules import right_align
 from tests import descs, helpers
 
 T = dml.DataType
@@ -84,7 +83,6 @@ test_rule_violations_name_the_field = helpers.rule_table_test(
 )
 
 
-_INDICES = {T.INT64, T.INT32, T.UINT64, T.UINT32}
 _FOUR_D: dict[str, Any] = dict(
     input_sizes=(1, 1, 3, 2), indices_sizes=(1, 1, 2, 1), updates_sizes=(1, 1, 2, 2)
 )
@@ -197,37 +195,22 @@ def _unique_tuples(rng, positions, dims, dtype):
 
 @st.composite
 def desc_cases(draw):
-    n = draw(st.integers(1, 8))
-    r_in = draw(st.integers(1, n))
-    r_idx = draw(st.integers(1, n))
-    t = draw(st.integers(1, r_in))
-    max_size = 3 if n <= 4 else 2
-    sizes = st.integers(1, max_size)
-    meaningful_input = tuple(draw(sizes) for _ in range(r_in))
-    dims = meaningful_input[:t]
-    positions = tuple(draw(st.integers(1, 3)) for _ in range(r_idx - 1))
-    hypothesis.assume(math.prod(positions) <= 2 * math.prod(dims))
-    block = (*positions, *meaningful_input[t:])
-    updates_sizes = right_align(block, n)
-    hypothesis.assume(updates_sizes is not None)
-    hypothesis.assume(math.prod(block) <= 512)
-    assert updates_sizes is not None
-    data_type = draw(st.sampled_from(DESC_DATA_TYPES))
-    index_type = draw(st.sampled_from(sorted(_INDICES)))
-    rng = draw(helpers.seeds())
-    input_sizes = (1,) * (n - r_in) + meaningful_input
-    indices_sizes = (1,) * (n - r_idx) + (*positions, t)
-    x = helpers.random_array(rng, input_sizes, data_type.dtype)
+    layout = draw(helpers.index_tuple_cases(batched=False, unique=True, data_types=DESC_DATA_TYPES))
+    rng, x, data_type, index_type = layout.rng, layout.x, layout.data_type, layout.index_type
     deterministic = draw(st.booleans())
     if deterministic:  # wild tuples, duplicates included
-        indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, min(dims))
+        indices = helpers.random_indices(
+            rng, layout.indices_sizes, index_type.dtype, min(layout.dims)
+        )
     else:
-        indices = _unique_tuples(rng, positions, dims, index_type.dtype).reshape(indices_sizes)
-    updates = helpers.random_array(rng, updates_sizes, data_type.dtype)
+        positions = layout.indices_sizes[layout.n - layout.indices_rank : -1]
+        indices = _unique_tuples(rng, positions, layout.dims, index_type.dtype)
+        indices = indices.reshape(layout.indices_sizes)
+    updates = helpers.random_array(rng, layout.block_sizes, data_type.dtype)
     desc = nd_desc(
-        input_sizes=input_sizes, indices_sizes=indices_sizes, updates_sizes=updates_sizes,
-        input_dimension_count=r_in, indices_dimension_count=r_idx, data_type=data_type,
-        index_type=index_type,
+        input_sizes=layout.input_sizes, indices_sizes=layout.indices_sizes,
+        updates_sizes=layout.block_sizes, input_dimension_count=layout.input_rank,
+        indices_dimension_count=layout.indices_rank, data_type=data_type, index_type=index_type,
     )  # fmt: skip
     return desc, x, indices, updates, deterministic
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hypothesis
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -185,6 +186,13 @@ def desc_builder(
         return desc_type(**fields)
 
     return build
+
+
+def run_desc(desc: Any, *arrays: Any, **options: Any) -> Any:
+    """``compile_operator(desc, **options)(*arrays)`` with 64-bit types enabled (a
+    desc's 64-bit tensors need them), as NumPy arrays (a tuple for several outputs)."""
+    with jax.enable_x64(True):
+        return jax.tree.map(np.asarray, dml.compile_operator(desc, **options)(*arrays))
 
 
 def refused(

@@ -160,8 +160,7 @@ def test_desc_faces_equal_the_reference(case, data_type, with_input, rng):
     value = int(rng.integers(0, 100))
     x = helpers.random_array(rng, shape, data_type.dtype) if with_input else None
     desc = diagonal1_desc(shape, begin, end, value, data_type, with_input)
-    with jax.enable_x64(True):
-        actual = dml.compile_operator(desc)(*(() if x is None else (x,)))
+    actual = helpers.run_desc(desc, *(() if x is None else (x,)))
     expected = reference.diagonal_matrix(x, shape, value=value, fill_begin=begin, fill_end=end,
                                          dtype=data_type.dtype)  # fmt: skip
     np.testing.assert_array_equal(np.asarray(actual), expected)

@@ -287,9 +287,7 @@ def test_desc_face_equals_the_reference(case):
         value = math.trunc(value)
     expected = reference.pad(x, desc.start_padding, desc.end_padding, mode=mode,
                              value=np.array(value, x.dtype))  # fmt: skip
-    with jax.enable_x64(True):
-        actual = dml.compile_operator(desc)(x)
-    np.testing.assert_array_equal(np.asarray(actual), expected)
+    np.testing.assert_array_equal(helpers.run_desc(desc, x), expected)
 
 
 @st.composite

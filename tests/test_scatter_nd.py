@@ -227,9 +227,8 @@ def test_desc_face_equals_the_reference(case):
         indices.reshape(index_part),
         updates.reshape((*index_part[:-1], *meaningful[t:])),
     ).reshape(x.shape)
-    with jax.enable_x64(True):
-        actual = dml.compile_operator(desc, deterministic=deterministic)(x, indices, updates)
-    np.testing.assert_array_equal(np.asarray(actual), expected)
+    actual = helpers.run_desc(desc, x, indices, updates, deterministic=deterministic)
+    np.testing.assert_array_equal(actual, expected)
 
 
 @st.composite

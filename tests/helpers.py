@@ -7,6 +7,7 @@ expected values come from ``dmljax._src.checking.reference``.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import pathlib
@@ -255,6 +256,30 @@ def rule_table_test(
         assert field in str(error), "the message names the field"
 
     return test
+
+
+_REPORT_REFUSALS = r"""
+import json as _json
+_found = {}
+for _name, _call in cases.items():
+    try:
+        _call()
+        _found[_name] = None
+    except dml.errors.ArgumentError as _e:
+        _found[_name] = [type(_e).__name__, _e.field, str(_e)]
+print(_json.dumps(_found))
+"""
+
+
+def refusals_in_a_subprocess(script: str, *, timeout: float) -> dict[str, Any]:
+    """Runs ``script``, which imports ``dmljax as dml`` and defines ``cases`` (a name to a
+    call each), in a fresh interpreter, so that a call that would abort the interpreter or
+    exhaust memory fails one test instead of the run. Returns, for each name, None where
+    the call returned, or the ``[type, field, message]`` of the ArgumentError it raised.
+    """
+    done = run_python("-c", script + _REPORT_REFUSALS, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def product_jacobians(x: Any, indices: Any, updates: Any) -> tuple[np.ndarray, np.ndarray]:

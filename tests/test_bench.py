@@ -187,17 +187,16 @@ def _raveled(output):
     return np.concatenate([np.ravel(x) for x in jax.tree.leaves(output)])
 
 
+def _trivial_case(**fields):
+    """A Case of no operands, with ``fields`` changed: for checks of its own fields."""
+    return Case(name="t", operator="X", make_args=lambda key, quick: (),
+                dmljax_fn=lambda: jnp.zeros(1), jnp_fn=lambda: jnp.zeros(1),
+                bytes_moved=lambda args: 0, **fields)  # fmt: skip
+
+
 def test_a_case_donates_at_most_one_operand():
     with pytest.raises(ValueError, match="at most one operand"):
-        Case(
-            name="two",
-            operator="X",
-            make_args=lambda key, quick: (),
-            dmljax_fn=lambda: jnp.zeros(1),
-            jnp_fn=lambda: jnp.zeros(1),
-            bytes_moved=lambda args: 0,
-            donate_argnums=(0, 1),
-        )
+        _trivial_case(donate_argnums=(0, 1))
 
 
 def _scatter_rows(key, quick):
@@ -250,17 +249,7 @@ def _result(**figures):
 
 
 def test_a_case_target_is_positive_or_none_and_a_copy_share_is_a_percentage():
-    def case(**targets):
-        return Case(
-            name="t",
-            operator="X",
-            make_args=lambda key, quick: (),
-            dmljax_fn=lambda: jnp.zeros(1),
-            jnp_fn=lambda: jnp.zeros(1),
-            bytes_moved=lambda args: 0,
-            **targets,
-        )
-
+    case = _trivial_case
     assert case(target_ratio=None).target_ratio is None
     assert case(min_pct_of_copy=85.0).min_pct_of_copy == 85.0
     with pytest.raises(ValueError, match="target_ratio must be > 0 or None"):

@@ -38,14 +38,20 @@ def _values(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     return v.astype(np.float32)
 
 
+def _problem(seed: int) -> tuple[np.random.Generator, int, int]:
+    """A generator seeded with ``seed``, and a problem it drew: up to 3000 values reduced
+    into up to 40 targets."""
+    rng = np.random.default_rng(seed)
+    return rng, int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+
+
 KINDS = ["normal", "every exponent", "subnormal", "cancelling", "non-finite"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", range(6))
 def test_limb_sums_ignore_the_order_and_beat_a_float32_sum(kind, seed):
-    rng = np.random.default_rng(seed)
-    n, targets = int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+    rng, n, targets = _problem(seed)
     values, positions = _values(kind, n, rng), rng.integers(0, targets, n)
     out = _sums(values, positions, targets)
     order = rng.permutation(n)
@@ -114,8 +120,7 @@ FACTORS = ["near one", "every exponent", "subnormal", "signed zeros", "non-finit
 @pytest.mark.parametrize("kind", FACTORS)
 @pytest.mark.parametrize("seed", range(6))
 def test_log_products_ignore_the_order_within_float32_bounds(kind, seed):
-    rng = np.random.default_rng(seed)
-    n, targets = int(rng.integers(1, 3000)), int(rng.integers(1, 40))
+    rng, n, targets = _problem(seed)
     values = np.exp(rng.normal(0, 1e-3, n))
     if kind == "every exponent":
         values = rng.choice([-1, 1], n) * 2.0 ** rng.integers(-20, 20, n) * rng.uniform(1, 2, n)

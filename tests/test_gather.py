@@ -251,14 +251,9 @@ def desc_cases(draw):
     indices_sizes = (1,) * (n - k) + tuple(k_sizes)
     indices = helpers.random_indices(rng, indices_sizes, index_type.dtype, input_sizes[axis])
     desc = gather_desc(
-        input_sizes=tuple(input_sizes),
-        indices_sizes=indices_sizes,
-        output_sizes=output_sizes,
-        axis=axis,
-        index_dimensions=k,
-        data_type=data_type,
-        index_type=index_type,
-    )
+        input_sizes=tuple(input_sizes), indices_sizes=indices_sizes, output_sizes=output_sizes,
+        axis=axis, index_dimensions=k, data_type=data_type, index_type=index_type,
+    )  # fmt: skip
     return desc, x, indices
 
 

@@ -57,10 +57,8 @@ def test_the_pages_have_their_examples():
 
 
 @pytest.mark.parametrize("entry", EXAMPLES, ids=lambda e: e["id"])
-def test_doc_examples_on_both_faces(entry):
-    outcome = doc_examples.check(entry)
-    assert outcome.passed, outcome.detail
-    assert "also functional face" in outcome.detail
+def test_doc_examples_hold_from_fl_1_0(entry):
+    # Both faces give every example in test_conformance.py.
     example = doc_examples.build(entry)
     # The examples are 4-D float32: they hold from FL 1_0.
     op = dml.compile_operator(example.desc, feature_level=FL.FL_1_0)

@@ -151,7 +151,10 @@ def desc_builder(
     ``index_type`` for its other tensors (UINT32 by default); ``<t>_data_type`` for
     one tensor's own; an attribute by its field name. A default may be
     ``SameAs("<keyword>")``: the value that keyword has in the same call. ``aliases``
-    gives keywords shorter names (``{"offsets": "input_window_offsets"}``).
+    gives keywords shorter names (``{"offsets": "input_window_offsets"}``). A tensor
+    field's own name sets the whole field (a TensorDesc, a tuple of them, or anything
+    a bad-input test spoils it with); None there means the sizes keywords build it.
+    Positional arguments are whole fields, in the desc's order.
 
     >>> build = desc_builder(dml.TileOperatorDesc, input_sizes=(2,),
     ...                      output_sizes=SameAs("input_sizes"), repeats=(1,))
@@ -163,9 +166,13 @@ def desc_builder(
     tensors = {field.name: field.name.removesuffix("_tensor") for field in tensor_fields(desc_type)}
     attributes = {field.name for field in dataclasses.fields(desc_type)} - set(tensors)
     per_tensor = (f"{stem}{end}" for stem in tensors.values() for end in ("_sizes", "_data_type"))
-    known = {"data_type", "index_type", *attributes, *per_tensor}
+    known = {"data_type", "index_type", *attributes, *tensors, *per_tensor}
 
-    def build(**overrides: Any) -> Any:
+    in_order = [field.name for field in dataclasses.fields(desc_type)]
+
+    def build(*positional: Any, **overrides: Any) -> Any:
+        # Positional arguments are whole fields, in the desc's order.
+        overrides = {**dict(zip(in_order, positional, strict=False)), **overrides}
         given = {"data_type": dml.DataType.FLOAT32, "index_type": dml.DataType.UINT32,
                  **valid, **overrides}  # fmt: skip
         given = {(aliases or {}).get(keyword, keyword): v for keyword, v in given.items()}
@@ -179,6 +186,9 @@ def desc_builder(
 
         fields = {name: value(name) for name in attributes if name in given}
         for name, stem in tensors.items():
+            if value(name) is not None:
+                fields[name] = value(name)
+                continue
             sizes = value(f"{stem}_sizes")
             if sizes is not None:
                 kind = "data_type" if name in operator.same_data_type else "index_type"

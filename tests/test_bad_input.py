@@ -35,6 +35,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import contract
 from dmljax._src.checking.operators import all_checks
+from tests import helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -118,273 +119,51 @@ def td(sizes: Any, data_type: Any = F32, **kwargs: Any) -> dml.TensorDesc:
 # Each builder takes the desc's fields as overrides; the defaults compile at FL LATEST.
 
 
-def default(value: Any, valid: dml.TensorDesc) -> Any:
-    return valid if value is None else value
-
-
-def tile_desc(
-    input_tensor: Any = None, output_tensor: Any = None, repeats: Any = (2, 1)
-) -> dml.TileOperatorDesc:
-    return dml.TileOperatorDesc(
-        input_tensor=default(input_tensor, td((2, 3))),
-        output_tensor=default(output_tensor, td((4, 3))),
-        repeats=repeats,
-    )
-
-
-def gather_desc(
-    input_tensor: Any = None,
-    indices_tensor: Any = None,
-    output_tensor: Any = None,
-    axis: Any = 0,
-    index_dimensions: Any = 1,
-) -> dml.GatherOperatorDesc:
-    return dml.GatherOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 2))),
-        indices_tensor=default(indices_tensor, td((1, 4), U32)),
-        output_tensor=default(output_tensor, td((4, 2))),
-        axis=axis,
-        index_dimensions=index_dimensions,
-    )
-
-
-def gather_elements_desc(
-    input_tensor: Any = None, indices_tensor: Any = None, output_tensor: Any = None, axis: Any = 0
-) -> dml.GatherElementsOperatorDesc:
-    return dml.GatherElementsOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 3))),
-        indices_tensor=default(indices_tensor, td((2, 3), U32)),
-        output_tensor=default(output_tensor, td((2, 3))),
-        axis=axis,
-    )
-
-
-def scatter_desc(
-    input_tensor: Any = None,
-    indices_tensor: Any = None,
-    updates_tensor: Any = None,
-    output_tensor: Any = None,
-    axis: Any = 0,
-) -> dml.ScatterOperatorDesc:
-    return dml.ScatterOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 3))),
-        indices_tensor=default(indices_tensor, td((2, 3), U32)),
-        updates_tensor=default(updates_tensor, td((2, 3))),
-        output_tensor=default(output_tensor, td((3, 3))),
-        axis=axis,
-    )
-
-
-def slice1_desc(
-    input_tensor: Any = None,
-    output_tensor: Any = None,
-    offsets: Any = (0, 1),
-    sizes: Any = (4, 3),
-    strides: Any = (-2, 2),
-) -> dml.Slice1OperatorDesc:
-    return dml.Slice1OperatorDesc(
-        input_tensor=default(input_tensor, td((4, 4))),
-        output_tensor=default(output_tensor, td((2, 2))),
-        input_window_offsets=offsets,
-        input_window_sizes=sizes,
-        input_window_strides=strides,
-    )
-
-
-def slice_desc(
-    input_tensor: Any = None,
-    output_tensor: Any = None,
-    offsets: Any = (1, 0),
-    sizes: Any = (2, 2),
-    strides: Any = (2, 3),
-) -> dml.SliceOperatorDesc:
-    return dml.SliceOperatorDesc(
-        input_tensor=default(input_tensor, td((4, 4))),
-        output_tensor=default(output_tensor, td((2, 2))),
-        offsets=offsets,
-        sizes=sizes,
-        strides=strides,
-    )
-
-
-def gather_nd_desc(
-    input_tensor: Any = None,
-    indices_tensor: Any = None,
-    output_tensor: Any = None,
-    input_dimension_count: Any = 2,
-    indices_dimension_count: Any = 2,
-) -> dml.GatherNdOperatorDesc:
-    return dml.GatherNdOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 2))),
-        indices_tensor=default(indices_tensor, td((4, 1), U32)),
-        output_tensor=default(output_tensor, td((4, 2))),
-        input_dimension_count=input_dimension_count,
-        indices_dimension_count=indices_dimension_count,
-    )
-
-
-def gather_nd1_desc(
-    input_tensor: Any = None,
-    indices_tensor: Any = None,
-    output_tensor: Any = None,
-    input_dimension_count: Any = 3,
-    indices_dimension_count: Any = 3,
-    batch_dimension_count: Any = 1,
-) -> dml.GatherNd1OperatorDesc:
-    return dml.GatherNd1OperatorDesc(
-        input_tensor=default(input_tensor, td((2, 3, 4))),
-        indices_tensor=default(indices_tensor, td((2, 5, 1), I32)),
-        output_tensor=default(output_tensor, td((2, 5, 4))),
-        input_dimension_count=input_dimension_count,
-        indices_dimension_count=indices_dimension_count,
-        batch_dimension_count=batch_dimension_count,
-    )
-
-
-def scatter_nd_desc(
-    input_tensor: Any = None,
-    indices_tensor: Any = None,
-    updates_tensor: Any = None,
-    output_tensor: Any = None,
-    input_dimension_count: Any = 2,
-    indices_dimension_count: Any = 2,
-) -> dml.ScatterNdOperatorDesc:
-    return dml.ScatterNdOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 2))),
-        indices_tensor=default(indices_tensor, td((2, 1), U32)),
-        updates_tensor=default(updates_tensor, td((2, 2))),
-        output_tensor=default(output_tensor, td((3, 2))),
-        input_dimension_count=input_dimension_count,
-        indices_dimension_count=indices_dimension_count,
-    )
-
-
-def padding_desc(
-    input_tensor: Any = None,
-    output_tensor: Any = None,
-    padding_mode: Any = dml.PaddingMode.CONSTANT,
-    padding_value: Any = 0.0,
-    start_padding: Any = (1, 0),
-    end_padding: Any = (0, 2),
-) -> dml.PaddingOperatorDesc:
-    return dml.PaddingOperatorDesc(
-        input_tensor=default(input_tensor, td((2, 3))),
-        output_tensor=default(output_tensor, td((3, 5))),
-        padding_mode=padding_mode,
-        padding_value=padding_value,
-        start_padding=start_padding,
-        end_padding=end_padding,
-    )
-
-
-def padding1_desc(
-    input_tensor: Any = None,
-    output_tensor: Any = None,
-    padding_mode: Any = dml.PaddingMode.CONSTANT,
-    padding_value_data_type: Any = F32,
-    padding_value: Any = 0.0,
-    start_padding: Any = (1, 0),
-    end_padding: Any = (0, 2),
-) -> dml.Padding1OperatorDesc:
-    return dml.Padding1OperatorDesc(
-        input_tensor=default(input_tensor, td((2, 3))),
-        output_tensor=default(output_tensor, td((3, 5))),
-        padding_mode=padding_mode,
-        padding_value_data_type=padding_value_data_type,
-        padding_value=padding_value,
-        start_padding=start_padding,
-        end_padding=end_padding,
-    )
-
-
-def join_desc(
-    input_tensors: Any = None, output_tensor: Any = None, axis: Any = 1
-) -> dml.JoinOperatorDesc:
-    return dml.JoinOperatorDesc(
-        input_tensors=default(input_tensors, (td((2, 3)), td((2, 1)))),
-        output_tensor=default(output_tensor, td((2, 4))),
-        axis=axis,
-    )
-
-
-def split_desc(
-    input_tensor: Any = None, output_tensors: Any = None, axis: Any = 1
-) -> dml.SplitOperatorDesc:
-    return dml.SplitOperatorDesc(
-        input_tensor=default(input_tensor, td((2, 4))),
-        output_tensors=default(output_tensors, (td((2, 3)), td((2, 1)))),
-        axis=axis,
-    )
-
-
-def slice_grad_desc(
-    input_gradient_tensor: Any = None,
-    output_gradient_tensor: Any = None,
-    input_window_offsets: Any = (0, 0),
-    input_window_sizes: Any = (4, 4),
-    input_window_strides: Any = (2, -2),
-) -> dml.SliceGradOperatorDesc:
-    return dml.SliceGradOperatorDesc(
-        input_gradient_tensor=default(input_gradient_tensor, td((2, 2))),
-        output_gradient_tensor=default(output_gradient_tensor, td((4, 4))),
-        input_window_offsets=input_window_offsets,
-        input_window_sizes=input_window_sizes,
-        input_window_strides=input_window_strides,
-    )
-
-
-def one_hot_desc(
-    indices_tensor: Any = None,
-    values_tensor: Any = None,
-    output_tensor: Any = None,
-    axis: Any = 1,
-) -> dml.OneHotOperatorDesc:
-    return dml.OneHotOperatorDesc(
-        indices_tensor=default(indices_tensor, td((3, 1), U32)),
-        values_tensor=default(values_tensor, td((1, 2))),
-        output_tensor=default(output_tensor, td((3, 4))),
-        axis=axis,
-    )
-
-
-def reverse_desc(
-    input_tensor: Any = None,
-    sequence_lengths_tensor: Any = None,
-    output_tensor: Any = None,
-    axis: Any = 1,
-) -> dml.ReverseSubsequencesOperatorDesc:
-    return dml.ReverseSubsequencesOperatorDesc(
-        input_tensor=default(input_tensor, td((3, 4))),
-        sequence_lengths_tensor=default(sequence_lengths_tensor, td((3, 1), U32)),
-        output_tensor=default(output_tensor, td((3, 4))),
-        axis=axis,
-    )
-
-
-def diagonal_desc(
-    output_tensor: Any = None, offset: Any = 0, value: Any = 1.0
-) -> dml.DiagonalMatrixOperatorDesc:
-    return dml.DiagonalMatrixOperatorDesc(
-        output_tensor=default(output_tensor, td((1, 1, 3, 4))), offset=offset, value=value
-    )
-
-
-def diagonal1_desc(
-    input_tensor: Any = None,
-    output_tensor: Any = None,
-    value_data_type: Any = F32,
-    value: Any = 0,
-    diagonal_fill_begin: Any = 1,
-    diagonal_fill_end: Any = 2**31 - 1,
-) -> dml.DiagonalMatrix1OperatorDesc:
-    return dml.DiagonalMatrix1OperatorDesc(
-        input_tensor=default(input_tensor, td((3, 4))),
-        output_tensor=default(output_tensor, td((3, 4))),
-        value_data_type=value_data_type,
-        value=value,
-        diagonal_fill_begin=diagonal_fill_begin,
-        diagonal_fill_end=diagonal_fill_end,
-    )
+# fmt: off
+B = helpers.desc_builder
+tile_desc = B(dml.TileOperatorDesc, input_sizes=(2, 3), output_sizes=(4, 3), repeats=(2, 1))
+gather_desc = B(dml.GatherOperatorDesc, input_sizes=(3, 2), indices_sizes=(1, 4),
+                output_sizes=(4, 2), axis=0, index_dimensions=1)
+gather_elements_desc = B(dml.GatherElementsOperatorDesc, input_sizes=(3, 3),
+                         indices_sizes=(2, 3), output_sizes=(2, 3), axis=0)
+scatter_desc = B(dml.ScatterOperatorDesc, input_sizes=(3, 3), indices_sizes=(2, 3),
+                 updates_sizes=(2, 3), output_sizes=(3, 3), axis=0)
+slice1_desc = B(dml.Slice1OperatorDesc, input_sizes=(4, 4), output_sizes=(2, 2),
+                input_window_offsets=(0, 1), input_window_sizes=(4, 3),
+                input_window_strides=(-2, 2),
+                aliases={"offsets": "input_window_offsets", "sizes": "input_window_sizes",
+                         "strides": "input_window_strides"})
+slice_desc = B(dml.SliceOperatorDesc, input_sizes=(4, 4), output_sizes=(2, 2), offsets=(1, 0),
+               sizes=(2, 2), strides=(2, 3))
+gather_nd_desc = B(dml.GatherNdOperatorDesc, input_sizes=(3, 2), indices_sizes=(4, 1),
+                   output_sizes=(4, 2), input_dimension_count=2, indices_dimension_count=2)
+gather_nd1_desc = B(dml.GatherNd1OperatorDesc, input_sizes=(2, 3, 4), indices_sizes=(2, 5, 1),
+                    output_sizes=(2, 5, 4), index_type=I32, input_dimension_count=3,
+                    indices_dimension_count=3, batch_dimension_count=1)
+scatter_nd_desc = B(dml.ScatterNdOperatorDesc, input_sizes=(3, 2), indices_sizes=(2, 1),
+                    updates_sizes=(2, 2), output_sizes=(3, 2), input_dimension_count=2,
+                    indices_dimension_count=2)
+_PADDING: dict[str, Any] = dict(input_sizes=(2, 3), output_sizes=(3, 5),
+                                padding_mode=dml.PaddingMode.CONSTANT, padding_value=0.0,
+                                start_padding=(1, 0), end_padding=(0, 2))
+padding_desc = B(dml.PaddingOperatorDesc, **_PADDING)
+padding1_desc = B(dml.Padding1OperatorDesc, **_PADDING, padding_value_data_type=F32)
+join_desc = B(dml.JoinOperatorDesc, input_tensors=(td((2, 3)), td((2, 1))), output_sizes=(2, 4),
+              axis=1)
+split_desc = B(dml.SplitOperatorDesc, input_sizes=(2, 4), output_tensors=(td((2, 3)), td((2, 1))),
+               axis=1)
+slice_grad_desc = B(dml.SliceGradOperatorDesc, input_gradient_sizes=(2, 2),
+                    output_gradient_sizes=(4, 4), input_window_offsets=(0, 0),
+                    input_window_sizes=(4, 4), input_window_strides=(2, -2))
+one_hot_desc = B(dml.OneHotOperatorDesc, indices_sizes=(3, 1), values_sizes=(1, 2),
+                 output_sizes=(3, 4), axis=1)
+reverse_desc = B(dml.ReverseSubsequencesOperatorDesc, input_sizes=(3, 4),
+                 sequence_lengths_sizes=(3, 1), output_sizes=(3, 4), axis=1)
+diagonal_desc = B(dml.DiagonalMatrixOperatorDesc, output_sizes=(1, 1, 3, 4), offset=0, value=1.0)
+diagonal1_desc = B(dml.DiagonalMatrix1OperatorDesc, input_sizes=(3, 4), output_sizes=(3, 4),
+                   value_data_type=F32, value=0, diagonal_fill_begin=1,
+                   diagonal_fill_end=2**31 - 1)
+# fmt: on
 
 
 def compiled(desc: Any) -> dml.CompiledOperator:

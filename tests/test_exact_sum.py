@@ -1,5 +1,8 @@
 """Sums as integer limbs: the same bits in any order, and at least float32's accuracy."""
 
+import functools
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -10,17 +13,19 @@ import dmljax as dml
 from dmljax._src import exact_sum, log_product, reductions
 
 
+@functools.partial(jax.jit, static_argnames=("targets", "layout"))
+def _limb_sums(v: jax.Array, p: jax.Array, *, targets: int, layout: Any) -> jax.Array:
+    top = jnp.zeros(targets, jnp.int32).at[p].max(exact_sum.exponent_keys(v))
+    limbs = exact_sum.encode(v, top[p], layout)
+    sums = jnp.zeros((targets, layout.limbs), jnp.int32).at[p].add(limbs)
+    return exact_sum.decode(sums, top, layout)
+
+
 def _sums(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
+    # One program per problem size: the tests' second call, in another order, reuses it.
     layout = exact_sum.limb_layout(values.size)
-
-    @jax.jit
-    def run(v: jax.Array, p: jax.Array) -> jax.Array:
-        top = jnp.zeros(targets, jnp.int32).at[p].max(exact_sum.exponent_keys(v))
-        limbs = exact_sum.encode(v, top[p], layout)
-        sums = jnp.zeros((targets, layout.limbs), jnp.int32).at[p].add(limbs)
-        return exact_sum.decode(sums, top, layout)
-
-    return np.asarray(run(jnp.asarray(values), jnp.asarray(positions)))
+    return np.asarray(_limb_sums(jnp.asarray(values), jnp.asarray(positions),
+                                 targets=targets, layout=layout))  # fmt: skip
 
 
 def _values(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -102,16 +107,17 @@ def test_a_deterministic_sum_differentiates_like_a_sum():
         np.testing.assert_array_equal(a, b)
 
 
+@functools.partial(jax.jit, static_argnames=("targets", "layout"))
+def _log_products(v: jax.Array, p: jax.Array, *, targets: int, layout: Any) -> jax.Array:
+    words = log_product.encode(v, layout)
+    sums = jnp.zeros((targets, words.shape[-1]), jnp.int32).at[p].add(words)
+    return log_product.decode(sums, layout)
+
+
 def _products(values: np.ndarray, positions: np.ndarray, targets: int) -> np.ndarray:
     layout = exact_sum.limb_layout(values.size)
-
-    @jax.jit
-    def run(v: jax.Array, p: jax.Array) -> jax.Array:
-        words = log_product.encode(v, layout)
-        sums = jnp.zeros((targets, words.shape[-1]), jnp.int32).at[p].add(words)
-        return log_product.decode(sums, layout)
-
-    return np.asarray(run(jnp.asarray(values), jnp.asarray(positions)))
+    return np.asarray(_log_products(jnp.asarray(values), jnp.asarray(positions),
+                                    targets=targets, layout=layout))  # fmt: skip
 
 
 FACTORS = ["near one", "every exponent", "subnormal", "signed zeros", "non-finite"]

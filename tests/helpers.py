@@ -1,4 +1,5 @@
-"""Shared test helpers: dtypes, random data and jit caches.
+"""Shared test helpers: dtypes, random data and strategies, jit caches, refusals and
+subprocesses; building and checking descs is in :mod:`tests.descs`.
 
 The DirectML doc examples are read through ``dmljax._src.checking.doc_examples`` and
 expected values come from ``dmljax._src.checking.reference``.
@@ -17,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 import hypothesis
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -25,8 +25,6 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking.operators import all_checks
-from dmljax._src.contract import tensor_fields
-from dmljax._src.ops import OPERATORS
 from dmljax._src.rules import right_align
 
 # Every DataType JAX can hold, plus the two JAX dtypes DirectML lacks.
@@ -133,79 +131,6 @@ def run_python(
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class SameAs:
-    """A :func:`desc_builder` default that is another keyword's value, as built."""
-
-    keyword: str
-
-
-def desc_builder(
-    desc_type: type, /, *, aliases: dict[str, str] | None = None, **valid: Any
-) -> Callable[..., Any]:
-    """A builder of ``desc_type`` descs for tests, valid as it stands, each field overridable.
-
-    Keywords name what a rule table spoils: ``<t>_sizes`` for the tensor field
-    ``<t>_tensor`` (None leaves an optional tensor out); ``data_type`` for the
-    operator's data tensors (``Operator.same_data_type``, FLOAT32 by default),
-    ``index_type`` for its other tensors (UINT32 by default); ``<t>_data_type`` for
-    one tensor's own; an attribute by its field name. A default may be
-    ``SameAs("<keyword>")``: the value that keyword has in the same call. ``aliases``
-    gives keywords shorter names (``{"offsets": "input_window_offsets"}``). A tensor
-    field's own name sets the whole field (a TensorDesc, a tuple of them, or anything
-    a bad-input test spoils it with); None there means the sizes keywords build it.
-    Positional arguments are whole fields, in the desc's order.
-
-    >>> build = desc_builder(dml.TileOperatorDesc, input_sizes=(2,),
-    ...                      output_sizes=SameAs("input_sizes"), repeats=(1,))
-    >>> out = build(input_sizes=(3,), output_data_type=dml.DataType.INT8).output_tensor
-    >>> out.sizes, out.data_type.name
-    ((3,), 'INT8')
-    """
-    operator = next(op for op in OPERATORS if op.desc_type is desc_type)
-    tensors = {field.name: field.name.removesuffix("_tensor") for field in tensor_fields(desc_type)}
-    attributes = {field.name for field in dataclasses.fields(desc_type)} - set(tensors)
-    per_tensor = (f"{stem}{end}" for stem in tensors.values() for end in ("_sizes", "_data_type"))
-    known = {"data_type", "index_type", *attributes, *tensors, *per_tensor}
-
-    in_order = [field.name for field in dataclasses.fields(desc_type)]
-
-    def build(*positional: Any, **overrides: Any) -> Any:
-        # Positional arguments are whole fields, in the desc's order.
-        overrides = {**dict(zip(in_order, positional, strict=False)), **overrides}
-        given = {"data_type": dml.DataType.FLOAT32, "index_type": dml.DataType.UINT32,
-                 **valid, **overrides}  # fmt: skip
-        given = {(aliases or {}).get(keyword, keyword): v for keyword, v in given.items()}
-        unknown = sorted(set(given) - known)
-        if unknown:
-            raise TypeError(f"{desc_type.__name__} has no field for {unknown}")
-
-        def value(keyword: str) -> Any:
-            v = given.get(keyword)
-            return value(v.keyword) if isinstance(v, SameAs) else v
-
-        fields = {name: value(name) for name in attributes if name in given}
-        for name, stem in tensors.items():
-            if value(name) is not None:
-                fields[name] = value(name)
-                continue
-            sizes = value(f"{stem}_sizes")
-            if sizes is not None:
-                kind = "data_type" if name in operator.same_data_type else "index_type"
-                data_type = value(f"{stem}_data_type") or value(kind)
-                fields[name] = dml.TensorDesc(data_type=data_type, sizes=sizes)
-        return desc_type(**fields)
-
-    return build
-
-
-def run_desc(desc: Any, *arrays: Any, **options: Any) -> Any:
-    """``compile_operator(desc, **options)(*arrays)`` with 64-bit types enabled (a
-    desc's 64-bit tensors need them), as NumPy arrays (a tuple for several outputs)."""
-    with jax.enable_x64(True):
-        return jax.tree.map(np.asarray, dml.compile_operator(desc, **options)(*arrays))
-
-
 def refused(
     call: Callable[[], Any],
     *,
@@ -225,47 +150,6 @@ def refused(
     if op is not None:
         assert caught.value.op == op, caught.value
     return caught.value
-
-
-Rule = tuple[dict[str, Any], str, str]
-"""One row of a rule table: ``(overrides, field, fragment)``: the desc built with
-``overrides`` breaks a rule, and ``compile_operator`` names ``field`` in an error
-whose message matches ``fragment``."""
-
-
-def rule_table_test(
-    build: Callable[..., Any] | dict[str, Callable[..., Any]], rules: list[Rule]
-) -> Callable[..., None]:
-    """A test of every row of a rule table, each against ``build(**overrides)``: assign
-    it to a ``test_...`` name in a test file.
-
-    ``build`` may be several builders by name (a rule that operators share): then
-    every row runs on each. ``build()`` with no overrides must be valid; the test
-    checks that too.
-    """
-    builds = build if isinstance(build, dict) else {"": build}
-
-    @pytest.mark.parametrize("name", list(builds), ids=list(builds))
-    @pytest.mark.parametrize(
-        ("overrides", "field", "fragment"), [pytest.param({}, "", "", id="valid"), *rules]
-    )
-    def test(name: str, overrides: dict[str, Any], field: str, fragment: str) -> None:
-        valid = builds[name]()
-        if not overrides:
-            dml.compile_operator(valid)  # the table's starting point
-            return
-        build = builds[name]
-        try:
-            desc = build(**overrides)
-        except dml.errors.ArgumentError:  # a rule of the desc's own, checked as it is built
-            error = refused(lambda: build(**overrides), field=field, match=fragment,
-                            op=type(valid).__name__)  # fmt: skip
-        else:
-            error = refused(lambda: dml.compile_operator(desc), field=field, match=fragment,
-                            op=type(desc).__name__)  # fmt: skip
-        assert field in str(error), "the message names the field"
-
-    return test
 
 
 _REPORT_REFUSALS = r"""

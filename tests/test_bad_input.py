@@ -35,7 +35,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import contract
 from dmljax._src.checking.operators import all_checks
-from tests import helpers
+from tests import descs
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -120,7 +120,7 @@ def td(sizes: Any, data_type: Any = F32, **kwargs: Any) -> dml.TensorDesc:
 
 
 # fmt: off
-B = helpers.desc_builder
+B = descs.desc_builder
 tile_desc = B(dml.TileOperatorDesc, input_sizes=(2, 3), output_sizes=(4, 3), repeats=(2, 1))
 gather_desc = B(dml.GatherOperatorDesc, input_sizes=(3, 2), indices_sizes=(1, 4),
                 output_sizes=(4, 2), axis=0, index_dimensions=1)

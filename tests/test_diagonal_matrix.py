@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 InvalidArgumentError = dml.errors.InvalidArgumentError
@@ -79,7 +79,7 @@ def test_diagonal_matrix_rules_name_the_field(desc, field, fragment):
     assert (e.value.op, e.value.field) == ("DiagonalMatrixOperatorDesc", field)
 
 
-test_diagonal_matrix1_rules_name_the_field = helpers.rule_table_test(
+test_diagonal_matrix1_rules_name_the_field = descs.rule_table_test(
     diagonal1_desc,
     [
         ({"begin": INT32_MIN - 1}, "diagonal_fill_begin", "INT"),
@@ -160,7 +160,7 @@ def test_desc_faces_equal_the_reference(case, data_type, with_input, rng):
     value = int(rng.integers(0, 100))
     x = helpers.random_array(rng, shape, data_type.dtype) if with_input else None
     desc = diagonal1_desc(shape, begin, end, value, data_type, with_input)
-    actual = helpers.run_desc(desc, *(() if x is None else (x,)))
+    actual = descs.run_desc(desc, *(() if x is None else (x,)))
     expected = reference.diagonal_matrix(x, shape, value=value, fill_begin=begin, fill_end=end,
                                          dtype=data_type.dtype)  # fmt: skip
     np.testing.assert_array_equal(np.asarray(actual), expected)

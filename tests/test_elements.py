@@ -7,11 +7,11 @@ checked on both. Each operator's own rules are in its test file.
 from __future__ import annotations
 
 import dmljax as dml
-from tests import descs, helpers
+from tests import descs
 
 T = dml.DataType
 
-test_each_shared_rule_names_the_field = helpers.rule_table_test(
+test_each_shared_rule_names_the_field = descs.rule_table_test(
     {"gather_elements": descs.gather_elements, "scatter": descs.scatter},
     [
         ({"axis": 4}, "axis", r"in \[0, 4\)"),

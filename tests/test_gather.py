@@ -75,7 +75,7 @@ def test_doc_example_3_as_written_is_refused_for_its_index_dimensions():
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     gather_desc,
     [
         ({"indices_sizes": (1, 1, 4)}, "indices_tensor.sizes", "4 dimensions long"),
@@ -261,7 +261,7 @@ def desc_cases(draw):
 def test_desc_face_equals_the_reference(case):
     desc, x, indices = case
     expected = reference.gather(x, indices, axis=desc.axis, index_dimensions=desc.index_dimensions)
-    np.testing.assert_array_equal(helpers.run_desc(desc, x, indices), expected)
+    np.testing.assert_array_equal(descs.run_desc(desc, x, indices), expected)
 
 
 @st.composite

@@ -39,7 +39,7 @@ def test_doc_example():
     np.testing.assert_array_equal(reference.gather_elements(x, indices, axis=0), expected)
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     desc,
     [
         # Rules shared with SCATTER are in test_elements.py.

@@ -14,7 +14,7 @@ import dmljax as dml
 from dmljax._src.bench.hlo import kernel_count
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import gather_nd as gather_nd_module
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -86,7 +86,7 @@ def test_doc_examples_on_both_faces(entry):
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     nd_desc,
     [
         # Rules the three index-tuple operators share are in test_nd.py.
@@ -200,7 +200,7 @@ def test_desc_face_equals_the_reference(case):
     expected = reference.gather_nd(
         x.reshape(layout.input), indices.reshape(layout.indices), batch_dims=layout.batch
     ).reshape(desc.output_tensor.sizes)
-    np.testing.assert_array_equal(helpers.run_desc(desc, x, indices), expected)
+    np.testing.assert_array_equal(descs.run_desc(desc, x, indices), expected)
 
 
 @st.composite

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -100,7 +100,7 @@ def desc_cases(draw):
 @hypothesis.given(desc_cases())
 def test_join_desc_equals_the_reference(case):
     sizes, axis, along, data_type, parts = case
-    actual = helpers.run_desc(join_desc(sizes, axis, along, data_type), *parts)
+    actual = descs.run_desc(join_desc(sizes, axis, along, data_type), *parts)
     np.testing.assert_array_equal(actual, reference.join(parts, axis=axis))
 
 
@@ -108,7 +108,7 @@ def test_join_desc_equals_the_reference(case):
 def test_split_desc_equals_the_reference(case):
     sizes, axis, along, data_type, parts = case
     whole = reference.join(parts, axis=axis)
-    actual = helpers.run_desc(split_desc(sizes, axis, along, data_type), whole)
+    actual = descs.run_desc(split_desc(sizes, axis, along, data_type), whole)
     expected = reference.split(whole, along, axis=axis)
     assert len(actual) == len(expected)
     for got, want in zip(actual, expected, strict=True):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -45,7 +45,7 @@ def test_negative_indices_wrap_from_fl_3_0_only():
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     one_hot_desc,
     [
         ({"axis": 2}, "axis", r"in \[0, 2\)"),
@@ -140,7 +140,7 @@ def test_desc_face_equals_the_reference(case, data_type, index_type, rng):
     values = helpers.random_array(rng, values_sizes, data_type.dtype)
     desc = one_hot_desc(indices.shape, values_sizes, out_sizes, at, data_type, index_type)
     expected = reference.one_hot(indices, values, depth=depth, axis=at)
-    np.testing.assert_array_equal(helpers.run_desc(desc, indices, values), expected)
+    np.testing.assert_array_equal(descs.run_desc(desc, indices, values), expected)
 
 
 @pytest.mark.parametrize("index_dtype", [np.int8, np.uint8, np.int64, np.uint64])

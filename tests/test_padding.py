@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.ops import padding as padding_module
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -285,7 +285,7 @@ def test_desc_face_equals_the_reference(case):
         value = math.trunc(value)
     expected = reference.pad(x, desc.start_padding, desc.end_padding, mode=mode,
                              value=np.array(value, x.dtype))  # fmt: skip
-    np.testing.assert_array_equal(helpers.run_desc(desc, x), expected)
+    np.testing.assert_array_equal(descs.run_desc(desc, x), expected)
 
 
 @st.composite

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 InvalidArgumentError = dml.errors.InvalidArgumentError
@@ -39,7 +39,7 @@ def test_the_page_has_its_two_examples():
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     reverse_desc,
     [
         ({"axis": 2}, "axis", r"in \[0, 2\)"),
@@ -127,7 +127,7 @@ def test_desc_face_equals_the_reference(case, data_type, rng):
     x = helpers.random_array(rng, shape, data_type.dtype)
     lengths = helpers.random_indices(rng, lengths_sizes, np.uint32, shape[at])
     desc = reverse_desc(shape, lengths_sizes, at, data_type)
-    actual = helpers.run_desc(desc, x, lengths)
+    actual = descs.run_desc(desc, x, lengths)
     np.testing.assert_array_equal(actual, reference.reverse_subsequences(x, lengths, axis=at))
 
 

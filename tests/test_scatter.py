@@ -73,7 +73,7 @@ def test_doc_example_2_corrected_and_as_written():
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     desc,
     [
         # Rules shared with GATHER_ELEMENTS are in test_elements.py.

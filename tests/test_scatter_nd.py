@@ -72,7 +72,7 @@ def test_the_dimension_counts_are_inclusive():
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     nd_desc,
     [
         # Rules the three index-tuple operators share are in test_nd.py.
@@ -227,7 +227,7 @@ def test_desc_face_equals_the_reference(case):
         indices.reshape(index_part),
         updates.reshape((*index_part[:-1], *meaningful[t:])),
     ).reshape(x.shape)
-    actual = helpers.run_desc(desc, x, indices, updates, deterministic=deterministic)
+    actual = descs.run_desc(desc, x, indices, updates, deterministic=deterministic)
     np.testing.assert_array_equal(actual, expected)
 
 

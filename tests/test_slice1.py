@@ -56,7 +56,7 @@ def test_the_references_give_the_doc_examples(example_id):
 # --- Every rule -----------------------------------------------------------------------------------
 
 
-test_slice1_rule_violations_name_the_field = helpers.rule_table_test(
+test_slice1_rule_violations_name_the_field = descs.rule_table_test(
     slice1_desc,
     [
         ({"offsets": (0, 0, 0)}, "input_window_offsets", "4 long"),
@@ -85,7 +85,7 @@ def test_every_smaller_output_size_is_legal():
             )
 
 
-test_slice_rule_violations_name_the_field = helpers.rule_table_test(
+test_slice_rule_violations_name_the_field = descs.rule_table_test(
     slice_desc,
     [
         ({"offsets": (0, 0, 1)}, "offsets", "4 long"),
@@ -221,7 +221,7 @@ def test_desc_face_equals_the_reference(window, data_type, rng):
         strides=strides, data_type=data_type,
     )  # fmt: skip
     np.testing.assert_array_equal(
-        helpers.run_desc(desc, x),
+        descs.run_desc(desc, x),
         reference.slice1(
             x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=output_sizes
         ),
@@ -252,7 +252,7 @@ def test_slice_desc_equals_the_reference(case, data_type, rng):
         data_type=data_type,
     )  # fmt: skip
     np.testing.assert_array_equal(
-        helpers.run_desc(desc, x), reference.slice(x, offsets=offsets, sizes=sizes, strides=strides)
+        descs.run_desc(desc, x), reference.slice(x, offsets=offsets, sizes=sizes, strides=strides)
     )
 
 

@@ -42,7 +42,7 @@ def test_doc_example_on_both_faces():
 # --- Rules and feature levels ---------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     grad_desc,
     [
         ({"strides": (2, 0)}, "input_window_strides[1]", "non-zero"),
@@ -110,7 +110,7 @@ def test_desc_face_equals_the_reference(window, data_type, rng):
     desc = grad_desc(dy_sizes=out, sizes=shape, offsets=offsets, window=sizes, strides=strides,
                      data_type=data_type)  # fmt: skip
     expected = reference.slice_grad(dy, shape, offsets=offsets, sizes=sizes, strides=strides)
-    np.testing.assert_array_equal(helpers.run_desc(desc, dy), expected)
+    np.testing.assert_array_equal(descs.run_desc(desc, dy), expected)
 
 
 @pytest.mark.parametrize("strides", [(1, 1), (-1, 2), (-3, -2), (5, -7)])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -55,7 +55,7 @@ def test_doc_example_through_compile_operator_and_tile():
 # --- Every rule of the page -----------------------------------------------------------------------
 
 
-test_rule_violations_name_the_field = helpers.rule_table_test(
+test_rule_violations_name_the_field = descs.rule_table_test(
     tile_desc,
     [
         ({"repeats": (1, 3, 3)}, "repeats", "RepeatsCount must equal"),

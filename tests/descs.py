@@ -150,15 +150,19 @@ scatter = desc_builder(
     updates_sizes=SameAs("indices_sizes"),
     output_sizes=SameAs("input_sizes"),
 )
-# Four 1-tuples into a 3x2 tensor: four rows of 2.
+# Four 1-tuples into a 3x2 tensor: four rows of 2, gathered or scattered.
+_INDEX_TUPLES: dict[str, Any] = dict(
+    input_sizes=(3, 2), indices_sizes=(4, 1), input_dimension_count=2, indices_dimension_count=2
+)
+gather_nd = desc_builder(dml.GatherNdOperatorDesc, **_INDEX_TUPLES, output_sizes=(4, 2))
+gather_nd1 = desc_builder(
+    dml.GatherNd1OperatorDesc, **_INDEX_TUPLES, output_sizes=(4, 2), batch_dimension_count=0
+)
 scatter_nd = desc_builder(
     dml.ScatterNdOperatorDesc,
-    input_sizes=(3, 2),
-    indices_sizes=(4, 1),
+    **_INDEX_TUPLES,
     updates_sizes=(4, 2),
     output_sizes=SameAs("input_sizes"),
-    input_dimension_count=2,
-    indices_dimension_count=2,
 )
 
 gather = desc_builder(

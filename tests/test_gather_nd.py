@@ -1,7 +1,6 @@
 """GATHER_ND and GATHER_ND1: their descs and dml.gather_nd."""
 
 import math
-from typing import Any
 
 import hypothesis
 import jax
@@ -21,27 +20,11 @@ FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
-def nd_desc(
-    input_sizes=(3, 2),
-    indices_sizes=(4, 1),
-    output_sizes=(4, 2),
-    input_dimension_count=2,
-    indices_dimension_count=2,
-    batch_dimension_count=None,
-    data_type=T.FLOAT32,
-    index_type=T.UINT32,
-    output_data_type=None,
-):
-    fields: dict[str, Any] = dict(
-        input_tensor=dml.TensorDesc(data_type=data_type, sizes=input_sizes),
-        indices_tensor=dml.TensorDesc(data_type=index_type, sizes=indices_sizes),
-        output_tensor=dml.TensorDesc(data_type=output_data_type or data_type, sizes=output_sizes),
-        input_dimension_count=input_dimension_count,
-        indices_dimension_count=indices_dimension_count,
-    )
+def nd_desc(batch_dimension_count=None, **overrides):
+    """GATHER_ND's desc, or GATHER_ND1's where a batch_dimension_count is given."""
     if batch_dimension_count is None:
-        return dml.GatherNdOperatorDesc(**fields)
-    return dml.GatherNd1OperatorDesc(**fields, batch_dimension_count=batch_dimension_count)
+        return descs.gather_nd(**overrides)
+    return descs.gather_nd1(batch_dimension_count=batch_dimension_count, **overrides)
 
 
 # --- The DirectML doc examples ---------------------------------------------------------------

@@ -14,42 +14,21 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from tests import helpers
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
 InvalidArgumentError = dml.errors.InvalidArgumentError
-_BLOCK_FIELD = {"gather_nd": "output_tensor", "gather_nd1": "output_tensor",
-                "scatter_nd": "updates_tensor"}  # fmt: skip
+_BUILDERS = {"gather_nd": descs.gather_nd, "gather_nd1": descs.gather_nd1,
+             "scatter_nd": descs.scatter_nd}  # fmt: skip
+_BLOCK = {"gather_nd": "output", "gather_nd1": "output", "scatter_nd": "updates"}
 
 
-def nd_desc(
-    op: str,
-    input_sizes: tuple[int, ...] = (3, 2),
-    indices_sizes: tuple[int, ...] = (4, 1),
-    block_sizes: tuple[int, ...] = (4, 2),
-    input_dimension_count: int = 2,
-    indices_dimension_count: int = 2,
-    index_type: dml.DataType = T.UINT32,
-) -> Any:
-    """A GATHER_ND, GATHER_ND1 (no batch) or SCATTER_ND desc of FLOAT32 data."""
-    counts: dict[str, Any] = dict(
-        input_dimension_count=input_dimension_count,
-        indices_dimension_count=indices_dimension_count,
-    )
-    input_tensor = dml.TensorDesc(data_type=T.FLOAT32, sizes=input_sizes)
-    indices_tensor = dml.TensorDesc(data_type=index_type, sizes=indices_sizes)
-    block = dml.TensorDesc(data_type=T.FLOAT32, sizes=block_sizes)
-    if op == "scatter_nd":
-        return dml.ScatterNdOperatorDesc(input_tensor=input_tensor, indices_tensor=indices_tensor,
-                                         updates_tensor=block, output_tensor=input_tensor,
-                                         **counts)  # fmt: skip
-    if op == "gather_nd1":
-        counts["batch_dimension_count"] = 0
-        return dml.GatherNd1OperatorDesc(input_tensor=input_tensor, indices_tensor=indices_tensor,
-                                         output_tensor=block, **counts)  # fmt: skip
-    return dml.GatherNdOperatorDesc(input_tensor=input_tensor, indices_tensor=indices_tensor,
-                                    output_tensor=block, **counts)  # fmt: skip
+def nd_desc(op: str, block_sizes: tuple[int, ...] | None = None, **overrides: Any) -> Any:
+    """``op``'s desc from :mod:`tests.descs`, ``block_sizes`` setting its block's sizes."""
+    if block_sizes is not None:
+        overrides[f"{_BLOCK[op]}_sizes"] = block_sizes
+    return _BUILDERS[op](**overrides)
 
 
 # (overrides, field, fragment); "block" stands for the operator's block tensor.
@@ -82,32 +61,32 @@ SHARED_RULES: list[tuple[dict[str, Any], str, str]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("op", sorted(_BLOCK_FIELD))
+@pytest.mark.parametrize("op", sorted(_BUILDERS))
 @pytest.mark.parametrize(("overrides", "field", "fragment"), SHARED_RULES)
 def test_each_shared_rule_names_the_field(op, overrides, field, fragment):
     desc = nd_desc(op, **overrides)
     helpers.refused(
         lambda: dml.compile_operator(desc),
-        field=field.replace("block", _BLOCK_FIELD[op]),
+        field=field.replace("block", f"{_BLOCK[op]}_tensor"),
         match=fragment,
         op=type(desc).__name__,
     )
 
 
-@pytest.mark.parametrize("op", sorted(_BLOCK_FIELD))
+@pytest.mark.parametrize("op", sorted(_BUILDERS))
 def test_the_builder_is_valid_as_it_stands(op):
     dml.compile_operator(nd_desc(op))
 
 
-# (op, FL_3_0's result of the signed tuples, FL_2_1's of the unsigned ones): out-of-range
-# coordinates clamp into the data for a gather, and drop the tuple's update for a scatter.
+# (op, FL_3_0's result of the signed tuples, FL_2_1's of the unsigned ones): for a gather,
+# the element of x = arange(12).reshape(3, 4) each tuple reads (out-of-range coordinates
+# clamp into the data); for a scatter, where the tuples in range write their updates 1..4.
 _SIGNED = np.array([[-1, -4], [-4, 3], [7, -1], [1, -5]], np.int32)
 _UNSIGNED = np.array([[2**32 - 1, 0], [0, 2**31], [1, 1], [2, 3]], np.uint32)
 _OUT_OF_RANGE = [
     # -1 and -4 are the last and the first of their dimensions; -4 (as -1), 7 and -5 are
     # out of range. Unsigned coordinates never wrap: 2**32 - 1 is large, not -1.
-    ("gather_nd", {(2, 0): 8, (0, 3): 3, (2, 3): 11, (1, 0): 4},
-     {(2, 0): 8, (0, 3): 3, (1, 1): 5, (2, 3): 11}),
+    ("gather_nd", [(2, 0), (0, 3), (2, 3), (1, 0)], [(2, 0), (0, 3), (1, 1), (2, 3)]),
     ("scatter_nd", {(2, 0): 1}, {(1, 1): 3, (2, 3): 4}),
 ]  # fmt: skip
 
@@ -123,9 +102,7 @@ def test_negative_coordinates_wrap_from_fl_3_0_and_unsigned_never_wrap(op, signe
         run = dml.compile_operator(desc, feature_level=level)
         tuples = tuples.reshape(1, 1, 4, 2)
         if op == "gather_nd":  # each tuple's element, in the tuples' order
-            got = run(x, tuples).ravel()
-            np.testing.assert_array_equal(got, [x[0, 0][p] for p in expected])
-            np.testing.assert_array_equal(got, list(expected.values()))
+            np.testing.assert_array_equal(run(x, tuples).ravel(), [x[0, 0][p] for p in expected])
         else:  # zeros, but where a tuple in range wrote its update
             want = np.zeros((3, 4), np.float32)
             for position, value in expected.items():

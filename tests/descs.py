@@ -54,19 +54,18 @@ def desc_builder(
     ((3,), 'INT8')
     """
     operator = next(op for op in OPERATORS if op.desc_type is desc_type)
+    in_order = [field.name for field in dataclasses.fields(desc_type)]
     tensors = {field.name: field.name.removesuffix("_tensor") for field in tensor_fields(desc_type)}
-    attributes = {field.name for field in dataclasses.fields(desc_type)} - set(tensors)
+    attributes = set(in_order) - set(tensors)
     per_tensor = (f"{stem}{end}" for stem in tensors.values() for end in ("_sizes", "_data_type"))
     known = {"data_type", "index_type", *attributes, *tensors, *per_tensor}
-
-    in_order = [field.name for field in dataclasses.fields(desc_type)]
+    renamed = aliases or {}
 
     def build(*positional: Any, **overrides: Any) -> Any:
-        # Positional arguments are whole fields, in the desc's order.
         overrides = {**dict(zip(in_order, positional, strict=False)), **overrides}
         given = {"data_type": dml.DataType.FLOAT32, "index_type": dml.DataType.UINT32,
                  **valid, **overrides}  # fmt: skip
-        given = {(aliases or {}).get(keyword, keyword): v for keyword, v in given.items()}
+        given = {renamed.get(keyword, keyword): v for keyword, v in given.items()}
         unknown = sorted(set(given) - known)
         if unknown:
             raise TypeError(f"{desc_type.__name__} has no field for {unknown}")
@@ -77,11 +76,10 @@ def desc_builder(
 
         fields = {name: value(name) for name in attributes if name in given}
         for name, stem in tensors.items():
-            if value(name) is not None:
-                fields[name] = value(name)
-                continue
-            sizes = value(f"{stem}_sizes")
-            if sizes is not None:
+            whole, sizes = value(name), value(f"{stem}_sizes")
+            if whole is not None:
+                fields[name] = whole
+            elif sizes is not None:
                 kind = "data_type" if name in operator.same_data_type else "index_type"
                 data_type = value(f"{stem}_data_type") or value(kind)
                 fields[name] = dml.TensorDesc(data_type=data_type, sizes=sizes)
@@ -120,11 +118,11 @@ def rule_table_test(
         ("overrides", "field", "fragment"), [pytest.param({}, "", "", id="valid"), *rules]
     )
     def test(name: str, overrides: dict[str, Any], field: str, fragment: str) -> None:
-        valid = builds[name]()
+        build = builds[name]
+        valid = build()
         if not overrides:
             dml.compile_operator(valid)  # the table's starting point
             return
-        build = builds[name]
         try:
             desc = build(**overrides)
         except dml.errors.ArgumentError:  # a rule of the desc's own, checked as it is built

@@ -262,6 +262,19 @@ class IndexTupleCase:
     def dims(self) -> tuple[int, ...]:
         return self.input_sizes[self.n - self.input_rank + self.batch :][: self.t]
 
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """The indices' meaningful sizes before the tuples' own (batch dimensions included)."""
+        return self.indices_sizes[self.n - self.indices_rank : -1]
+
+    def desc_keywords(self, block: str) -> dict[str, Any]:
+        """The keywords of a :mod:`tests.descs` builder for this case, the block being the
+        ``block`` tensor (``"output"`` for GATHER_ND, ``"updates"`` for SCATTER_ND)."""
+        return {"input_sizes": self.input_sizes, "indices_sizes": self.indices_sizes,
+                f"{block}_sizes": self.block_sizes, "input_dimension_count": self.input_rank,
+                "indices_dimension_count": self.indices_rank, "data_type": self.data_type,
+                "index_type": self.index_type}  # fmt: skip
+
 
 @st.composite
 def index_tuple_cases(

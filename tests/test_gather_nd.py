@@ -163,17 +163,13 @@ DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_GATHER_ND")
 
 @st.composite
 def desc_cases(draw):
-    layout = draw(helpers.index_tuple_cases(batched=True, unique=False, data_types=DESC_DATA_TYPES))
-    rng, x, data_type, index_type = layout.rng, layout.x, layout.data_type, layout.index_type
-    indices = helpers.random_indices(rng, layout.indices_sizes, index_type.dtype, min(layout.dims))
-    desc = nd_desc(
-        input_sizes=layout.input_sizes, indices_sizes=layout.indices_sizes,
-        output_sizes=layout.block_sizes, input_dimension_count=layout.input_rank,
-        indices_dimension_count=layout.indices_rank,
-        batch_dimension_count=layout.batch if layout.batch or draw(st.booleans()) else None,
-        data_type=data_type, index_type=index_type,
-    )  # fmt: skip
-    return desc, x, indices
+    case = draw(helpers.index_tuple_cases(batched=True, unique=False, data_types=DESC_DATA_TYPES))
+    indices = helpers.random_indices(
+        case.rng, case.indices_sizes, case.index_type.dtype, min(case.dims)
+    )
+    batch = case.batch if case.batch or draw(st.booleans()) else None  # GATHER_ND1 or not
+    desc = nd_desc(**case.desc_keywords("output"), batch_dimension_count=batch)
+    return desc, case.x, indices
 
 
 @hypothesis.given(desc_cases())

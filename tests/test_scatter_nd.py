@@ -13,7 +13,7 @@ from jax.test_util import check_grads
 
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
-from dmljax._src.checking.operators import scatter_nd as scatter_nd_checks
+from dmljax._src.checking.operators.scatter_nd import unique_tuples
 from tests import descs, helpers
 
 T = dml.DataType
@@ -189,30 +189,19 @@ def test_the_element_scatter_error_for_row_indices_suggests_scatter_nd():
 DESC_DATA_TYPES = helpers.documented_data_types("DML_OPERATOR_SCATTER_ND")
 
 
-def _unique_tuples(rng, positions, dims, dtype):
-    return scatter_nd_checks.unique_tuples(rng, positions, dims, dtype)
-
-
 @st.composite
 def desc_cases(draw):
-    layout = draw(helpers.index_tuple_cases(batched=False, unique=True, data_types=DESC_DATA_TYPES))
-    rng, x, data_type, index_type = layout.rng, layout.x, layout.data_type, layout.index_type
+    case = draw(helpers.index_tuple_cases(batched=False, unique=True, data_types=DESC_DATA_TYPES))
+    index_dtype = case.index_type.dtype
     deterministic = draw(st.booleans())
     if deterministic:  # wild tuples, duplicates included
-        indices = helpers.random_indices(
-            rng, layout.indices_sizes, index_type.dtype, min(layout.dims)
-        )
+        indices = helpers.random_indices(case.rng, case.indices_sizes, index_dtype, min(case.dims))
     else:
-        positions = layout.indices_sizes[layout.n - layout.indices_rank : -1]
-        indices = _unique_tuples(rng, positions, layout.dims, index_type.dtype)
-        indices = indices.reshape(layout.indices_sizes)
-    updates = helpers.random_array(rng, layout.block_sizes, data_type.dtype)
-    desc = nd_desc(
-        input_sizes=layout.input_sizes, indices_sizes=layout.indices_sizes,
-        updates_sizes=layout.block_sizes, input_dimension_count=layout.input_rank,
-        indices_dimension_count=layout.indices_rank, data_type=data_type, index_type=index_type,
-    )  # fmt: skip
-    return desc, x, indices, updates, deterministic
+        indices = unique_tuples(case.rng, case.positions, case.dims, index_dtype)
+        indices = indices.reshape(case.indices_sizes)
+    updates = helpers.random_array(case.rng, case.block_sizes, case.data_type.dtype)
+    desc = nd_desc(**case.desc_keywords("updates"))
+    return desc, case.x, indices, updates, deterministic
 
 
 @hypothesis.given(desc_cases())
@@ -250,7 +239,7 @@ def functional_cases(draw):
     rng = draw(helpers.seeds())
     index_dtype = draw(st.sampled_from(helpers.INDEX_DTYPES))
     if mode == "unique":
-        indices = _unique_tuples(rng, positions, dims, index_dtype)
+        indices = unique_tuples(rng, positions, dims, index_dtype)
     else:
         indices = helpers.random_indices(
             rng, (*positions, t), index_dtype, max(min(dims, default=1), 1)
@@ -284,9 +273,9 @@ def test_functional_face_equals_the_reference(case):
 
 @pytest.mark.parametrize("deterministic", [False, True])
 @pytest.mark.parametrize("t", [1, 2])
-def test_gradients_with_unique_tuples(deterministic, t):
+def test_gradients_withunique_tuples(deterministic, t):
     rng = np.random.default_rng(11)
-    indices = jnp.asarray(_unique_tuples(rng, (5,), (3, 4)[:t], np.int32))
+    indices = jnp.asarray(unique_tuples(rng, (5,), (3, 4)[:t], np.int32))
     with jax.enable_x64(True):
         x = jnp.asarray(rng.standard_normal((3, 4, 2)))
         updates = jnp.asarray(rng.standard_normal((5, *(4, 2)[t - 1 :])))
@@ -336,7 +325,7 @@ def test_reduction_gradients(reduction):
 def test_vmap_of_a_scatter_add_equals_a_loop():
     rng = np.random.default_rng(14)
     xs = jnp.asarray(rng.standard_normal((4, 5, 3)), jnp.float32)
-    idx = jnp.asarray(np.stack([_unique_tuples(rng, (3,), (5,), np.int32) for _ in range(4)]))
+    idx = jnp.asarray(np.stack([unique_tuples(rng, (3,), (5,), np.int32) for _ in range(4)]))
     us = jnp.asarray(rng.standard_normal((4, 3, 3)), jnp.float32)
     add = jax.vmap(lambda x, i, u: dml.scatter_nd(x, i, u, reduction="add"))
     np.testing.assert_allclose(

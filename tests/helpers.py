@@ -142,7 +142,8 @@ def refused(
     """The ``error`` that ``call()`` raises, checked: its message matches ``match`` (a
     regular expression), it names ``field`` and, where given, ``op``.
 
-    For example ``refused(lambda: dml.tile(x, (-1,)), field="repeats", match="at least 0")``.
+    >>> refused(lambda: dml.tile(jnp.ones(2), (-1,)), field="repeats[0]", match="non-negative")
+    InvalidArgumentError('dmljax.tile: repeats[0] must be a non-negative integer; got -1.')
     """
     with pytest.raises(error, match=match) as caught:
         call()

@@ -1,6 +1,9 @@
-"""Operators check once per signature while jit traces, and inline into a caller's trace."""
+"""Operators check once per signature while jit traces, and are one program under any trace."""
 
 from __future__ import annotations
+
+import logging
+import re
 
 import jax
 import jax.numpy as jnp
@@ -10,7 +13,7 @@ import pytest
 import dmljax as dml
 from dmljax._src.face import Dispatch, is_concrete_array
 from dmljax.errors import InvalidArgumentError
-from tests import helpers
+from tests import descs, helpers
 
 
 def test_concrete_arrays_are_told_apart():
@@ -54,12 +57,29 @@ def test_checks_run_once_per_signature():
     assert len(checks) == 3
 
 
-def test_inside_a_trace_the_operator_is_inlined():
-    x = jnp.ones((2, 3))
-    size = helpers.jit_cache_size(helpers.face_program(dml.tile))
+def _programs_compiled(caplog: pytest.LogCaptureFixture, run) -> list[str]:
+    caplog.clear()
+    with caplog.at_level(logging.WARNING), jax.log_compiles():
+        run()
+    return re.findall(r"Compiling jit\((\w+)\)", caplog.text)
+
+
+def test_under_any_trace_the_operator_is_one_program_named_after_it(caplog):
+    # As jax.numpy's functions: a caller's jit holds one call of it, and an eager vmap, jvp
+    # or vjp compiles one program (the vjp two: forward and backward), never one for each
+    # primitive of the lowering, run op by op.
+    x, indices = jnp.ones((3, 7)), jnp.array([2, 0])
     text = jax.jit(lambda x: dml.tile(x, (2, 5))).lower(x).as_text()
-    assert "call @" not in text  # no nested computation for XLA to compile and inline
-    assert helpers.jit_cache_size(helpers.face_program(dml.tile)) == size
+    assert "call @tile(" in text
+    gather = lambda x: dml.gather(x, indices, axis=1)
+    batch, primal, cotangent = jnp.ones((4, 3, 6)), jnp.ones((3, 5)), jnp.ones((3, 2))
+    assert _programs_compiled(caplog, lambda: jax.vmap(gather)(batch)) == ["gather"]
+    assert _programs_compiled(caplog, lambda: jax.jvp(gather, (primal,), (primal,))) == ["gather"]
+    _, backward = jax.vjp(gather, jnp.ones((3, 6)))
+    assert _programs_compiled(caplog, lambda: backward(cotangent)) == ["gather"]
+    compiled = dml.compile_operator(descs.gather())  # the desc face: the same
+    arrays = (jnp.ones((5, 1, 1, 3, 2)), jnp.zeros((5, 1, 1, 1, 4), jnp.uint32))
+    assert _programs_compiled(caplog, lambda: jax.vmap(compiled)(*arrays)) == ["gather"]
 
 
 def test_an_error_after_a_cached_success_still_names_the_op():

@@ -23,8 +23,9 @@ _NATIVE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float6
 _UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
 
 Move = Callable[..., jax.Array]
-"""``move(*operands, fill)``: slices, reversals, concatenates, pads with ``fill`` (a 0-d
-array of the operands' dtype, or None): a function of the operands' bits alone."""
+"""``move(*operands, fill, *using)``: slices, reversals, concatenates, pads with ``fill`` (a
+0-d array of the operands' dtype, or None), placed by the arrays ``using`` (indices, masks)
+that it reads but does not move: a function of the operands' bits alone."""
 
 
 def may_change_bits(dtype: Any) -> bool:
@@ -44,12 +45,17 @@ def may_change_bits(dtype: Any) -> bool:
     )
 
 
-def exactly(move: Move, *operands: jax.Array, fill: Any = None) -> jax.Array:
-    """``move(*operands, fill)``, every bit of the operands and of ``fill`` kept.
+def exactly(
+    move: Move, *operands: jax.Array, fill: Any = None, using: Sequence[jax.Array] = ()
+) -> jax.Array:
+    """``move(*operands, fill, *using)``, every bit of the operands and of ``fill`` kept.
 
     Where :func:`may_change_bits`, the movement runs on the operands' bits as
     unsigned integers; its derivative is the same movement of the tangents, with
     a fill of 0, so it differentiates (forward and reverse) as ``move`` does.
+    Arrays the movement reads (indices, masks) go in ``using``, never in ``move``'s
+    closure: the derivative is traced later, where a closed-over tracer of the
+    operator's own trace would have leaked (``jax.grad`` of a ``jax.jit``).
 
     >>> exactly(lambda x, fill: jax.lax.pad(x, fill, [(1, 0, 0)]), jnp.ones(2), fill=-1.0)
     Array([-1.,  1.,  1.], dtype=float32)
@@ -57,27 +63,33 @@ def exactly(move: Move, *operands: jax.Array, fill: Any = None) -> jax.Array:
     dtype = operands[0].dtype
     fill_value = None if fill is None else np.asarray(fill, dtype)
     if not may_change_bits(dtype):
-        return move(*operands, fill_value)
-    return _move_bits(move, fill_value, *operands)
+        return move(*operands, fill_value, *using)
+    return _move_bits(move, fill_value, len(operands), *operands, *using)
 
 
-@functools.partial(jax.custom_jvp, nondiff_argnums=(0, 1))
-def _move_bits(move: Move, fill: np.ndarray | None, *operands: jax.Array) -> jax.Array:
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0, 1, 2))
+def _move_bits(move: Move, fill: np.ndarray | None, count: int, *arrays: jax.Array) -> jax.Array:
+    operands, using = arrays[:count], arrays[count:]
     dtype = operands[0].dtype
     unsigned = _UNSIGNED[np.dtype(dtype).itemsize]
     # The barriers keep XLA's simplifier from moving the bitcasts past the movement, which
     # would float-convert it again (jax 0.10.2 fuses slices feeding the concatenate so).
     bits = lax.optimization_barrier([lax.bitcast_convert_type(x, unsigned) for x in operands])
-    moved = move(*bits, None if fill is None else fill.view(unsigned))
+    moved = move(*bits, None if fill is None else fill.view(unsigned), *using)
     return lax.bitcast_convert_type(lax.optimization_barrier(moved), dtype)
 
 
 @_move_bits.defjvp
 def _move_bits_jvp(
-    move: Move, fill: np.ndarray | None, primals: tuple[Any, ...], tangents: tuple[Any, ...]
+    move: Move,
+    fill: np.ndarray | None,
+    count: int,
+    primals: tuple[Any, ...],
+    tangents: tuple[Any, ...],
 ) -> tuple[jax.Array, jax.Array]:
     zero = None if fill is None else np.zeros((), tangents[0].dtype)
-    return _move_bits(move, fill, *primals), move(*tangents, zero)
+    using = primals[count:]
+    return _move_bits(move, fill, count, *primals), move(*tangents[:count], zero, *using)
 
 
 def concatenate(operands: Sequence[jax.Array], dimension: int) -> jax.Array:

@@ -86,7 +86,7 @@ def _flat(arrays: Sequence[Any]) -> Iterator[Any]:
 
 
 class Dispatch:
-    """``checked(*arrays, *statics, **named_arrays)``, jitted unless an array is a tracer.
+    """``checked(*arrays, *statics, **named_arrays)``, jitted.
 
     The one call path of both faces: :class:`FunctionalFace` and
     :class:`~dmljax.CompiledOperator` each hold one.
@@ -122,12 +122,18 @@ class Dispatch:
         self.checked = checked
         self._static_count = static_count
         self._prepare_eagerly = prepare_eagerly
-        self.jitted = jax.jit(
-            checked,
-            static_argnums=tuple(range(-static_count, 0))
+        static_argnums = (
+            tuple(range(-static_count, 0))
             if array_count is None
-            else tuple(range(array_count, array_count + static_count)),
-            donate_argnums=donate_argnums,
+            else tuple(range(array_count, array_count + static_count))
+        )
+        self.jitted = jax.jit(checked, static_argnums=static_argnums, donate_argnums=donate_argnums)
+        # Traced arguments (a caller's jit, vmap, grad or export) go through a jit of their own
+        # too, as jax.numpy's functions do: under an eager vmap or grad the operator is then one
+        # program per signature, not each of its primitives a program run op by op. It never
+        # donates: the buffer under a tracer is the caller's (an eager vmap passes it as is).
+        self.traced = (
+            jax.jit(checked, static_argnums=static_argnums) if donate_argnums else self.jitted
         )
 
     def __call__(self, *args: Any, **named: Any) -> Any:
@@ -141,7 +147,7 @@ class Dispatch:
         else:
             return self.jitted(*args, **named)
         if any(isinstance(x, Tracer) for x in _flat(arrays)):
-            return self.checked(*args, **named)  # inline in the caller's trace
+            return self.traced(*args, **named)
         if self._prepare_eagerly is not None:
             args, named = self._prepare_eagerly(*args, **named)
         return self.jitted(*args, **named)
@@ -602,6 +608,8 @@ class FunctionalFace:
             except jax.errors.InconclusiveDimensionOperation as error:
                 raise _undecided(op, error) from None
 
+        # jit names its program after the function: jaxprs and HLO dumps then say "gather".
+        coerced.__name__ = coerced.__qualname__ = function.__name__
         self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
         self.call: Callable[..., Any] = _fast_path(
             op, self._arrays, self._statics, self.dispatch.jitted, self._slow

@@ -117,7 +117,10 @@ def _check_derivatives(case: SweepCase) -> None:
         products = [jnp.sum(y.astype(jnp.float32) * c) for y, c in pairs]
         return sum(products, jnp.float32(0))
 
-    grads = jax.grad(pairing, argnums=tuple(range(len(primals))))(*primals)
+    # The gradient of a jitted function, as a training step takes it: two programs (forward
+    # and backward), not one per primitive of ``pairing``; and the derivative is traced
+    # after the operator's own trace, where a tracer it closed over would leak.
+    grads = jax.grad(jax.jit(pairing), argnums=tuple(range(len(primals))))(*primals)
     forward = sum(
         float(np.sum(out.astype(np.float64) * np.asarray(c, np.float64)))
         for out, c in zip(outs, cotangents, strict=True)

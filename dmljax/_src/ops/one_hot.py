@@ -108,11 +108,11 @@ def one_hot_lowering(
         # indices first, which XLA runs as a kernel of its own on the GPU.
         hot = hot | (j - position_type.type(depth) == positions)
 
-    def select(values: jax.Array, _: Any) -> jax.Array:
+    def select(values: jax.Array, _: Any, hot: jax.Array) -> jax.Array:
         flat = values.reshape(-1)
         return jnp.where(hot, flat[1], flat[0])
 
-    return bitwise.exactly(select, values)
+    return bitwise.exactly(select, values, using=(hot,))
 
 
 def _position_type(index_type: np.dtype[Any], depth: int) -> np.dtype[Any]:

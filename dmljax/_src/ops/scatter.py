@@ -164,12 +164,14 @@ def scatter_lowering(
     dimension_numbers = elements.scatter_dimension_numbers(x.ndim, last)
     if reduction == "none":
 
-        def overwrite(x: jax.Array, updates: jax.Array, _: Any) -> jax.Array:
+        def overwrite(
+            x: jax.Array, updates: jax.Array, _: Any, axis_indices: jax.Array, *positions: Any
+        ) -> jax.Array:
             # The updates are padded here, on their bits: padded as bfloat16 or float8,
             # XLA:CPU pads them in float32, which quiets NaN payloads.
-            if positions is not None:
+            if positions:
                 where, updates, order = elements.pad_to_operand(
-                    axis_indices, updates, positions, shape=x.shape, axis=last
+                    axis_indices, updates, positions[0], shape=x.shape, axis=last
                 )
                 return _last_writes(x, where, order, updates, last)
             where, updates = elements.pad_to_operand(
@@ -180,7 +182,8 @@ def scatter_lowering(
             return lax.scatter(x, where[..., None], updates, dimension_numbers,
                                unique_indices=True, mode=_DROP)  # fmt: skip
 
-        out = bitwise.exactly(overwrite, x, updates)
+        using = (axis_indices,) if positions is None else (axis_indices, positions)
+        out = bitwise.exactly(overwrite, x, updates, using=using)
     else:
         axis_indices, updates = elements.pad_to_operand(
             axis_indices, updates, shape=x.shape, axis=last

@@ -202,19 +202,21 @@ def scatter_nd_lowering(
             deterministic=deterministic,
         )  # fmt: skip
     if deterministic and math.prod(x.shape[t:]) == 1:
-        return bitwise.exactly(lambda x, u, _: _last_writes(x, targets, u, t), x, updates)
+        return bitwise.exactly(
+            lambda x, u, _, targets: _last_writes(x, targets, u, t), x, updates, using=(targets,)
+        )
     if deterministic:
         # Blocks of several elements: the winners' pass over a table of rows would read
         # every row; dropping the losing tuples costs one int32 per tuple instead.
         targets = _last_writers_only(targets, dims)
 
-    def overwrite(x: jax.Array, updates: jax.Array, _: Any) -> jax.Array:
+    def overwrite(x: jax.Array, updates: jax.Array, _: Any, targets: jax.Array) -> jax.Array:
         # DirectML calls duplicate tuples invalid: promising unique indices gives the
         # fast non-atomic path, as for SCATTER.
         return lax.scatter(x, targets, updates, dimension_numbers, unique_indices=True,
                            mode=_DROP)  # fmt: skip
 
-    return bitwise.exactly(overwrite, x, updates)
+    return bitwise.exactly(overwrite, x, updates, using=(targets,))
 
 
 def _desc_lowering(

@@ -47,7 +47,7 @@ def test_checks_run_once_per_signature():
         checks.append((x.shape, n))
         return x * n
 
-    dispatch = Dispatch(checked, static_count=1)
+    dispatch = Dispatch(checked, name="double", static_count=1)
     x = jnp.ones(3)
     assert float(dispatch(x, 2)[0]) == 2.0
     assert float(dispatch(x + 1, 2)[0]) == 4.0  # same shapes and statics: no new check

@@ -121,12 +121,9 @@ class CompiledOperator(Generic[Result, *Inputs]):
             # Run while jit traces: a second call with the same shapes checks nothing.
             return lowering(*self._check_arguments(arrays, out_buffer))
 
-        # jit names its program after the function: jaxprs and HLO dumps then say "gather".
-        name = operator.name.removeprefix("DML_OPERATOR_").lower()
-        checked.__name__ = checked.__qualname__ = name
-
         self._dispatch = dispatch = Dispatch(
             checked,
+            name=operator.name.removeprefix("DML_OPERATOR_").lower(),
             static_count=0,
             donate_argnums=(0,) if donate_input else (),
             prepare_eagerly=self._prepared,

@@ -95,6 +95,8 @@ class Dispatch:
         checked: checks its arguments (raising dmljax's errors while tracing)
             and lowers the operator; its last ``static_count`` positional
             parameters are static (hashable Python values).
+        name: the program's name, the operator's (``"gather"``): jit names its program after
+            the function, which jaxprs (``jit[name=gather]``) and HLO dumps then show.
         static_count: how many trailing positional arguments are static.
         array_count: how many arrays come before them, for a ``checked`` that
             takes ``*args`` (jit cannot place negative static argnums there).
@@ -105,7 +107,7 @@ class Dispatch:
             while x64 is off, and refuse NumPy's other byte order.
 
     >>> import jax.numpy as jnp
-    >>> double = Dispatch(lambda x, n: x * n, static_count=1)
+    >>> double = Dispatch(lambda x, n: x * n, name="double", static_count=1)
     >>> double(jnp.arange(3), 2)
     Array([0, 2, 4], dtype=int32)
     """
@@ -114,12 +116,13 @@ class Dispatch:
         self,
         checked: Callable[..., Any],
         *,
+        name: str,
         static_count: int,
         donate_argnums: tuple[int, ...] = (),
         prepare_eagerly: Callable[..., tuple[tuple[Any, ...], dict[str, Any]]] | None = None,
         array_count: int | None = None,
     ) -> None:
-        self.checked = checked
+        checked.__name__ = checked.__qualname__ = name
         self._static_count = static_count
         self._prepare_eagerly = prepare_eagerly
         static_argnums = (
@@ -608,9 +611,9 @@ class FunctionalFace:
             except jax.errors.InconclusiveDimensionOperation as error:
                 raise _undecided(op, error) from None
 
-        # jit names its program after the function: jaxprs and HLO dumps then say "gather".
-        coerced.__name__ = coerced.__qualname__ = function.__name__
-        self.dispatch = Dispatch(coerced, static_count=len(self._statics), array_count=count)
+        self.dispatch = Dispatch(
+            coerced, name=function.__name__, static_count=len(self._statics), array_count=count
+        )
         self.call: Callable[..., Any] = _fast_path(
             op, self._arrays, self._statics, self.dispatch.jitted, self._slow
         )

@@ -3,16 +3,16 @@
 A functional face is a documented function that hands its arguments to a
 :class:`FunctionalFace`, which coerces them by their specs (:class:`Data`,
 :class:`Indices`, :class:`Axis`, :class:`IntTuple`, ...), checks them and runs
-the lowering through :class:`Dispatch`: jitted when every array is concrete
-(the checks run while :func:`jax.jit` traces, so a repeated signature runs none
-of them), inline when an array is a tracer (inside a user's ``jit``, ``vmap``
-or ``grad``, which spares XLA a nested computation).
+the lowering through :class:`Dispatch`, jitted: the checks run while
+:func:`jax.jit` traces, so a repeated signature runs none of them. Under a
+caller's ``jit``, ``vmap`` or ``grad`` the operator is one jitted program too.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeGuard
@@ -165,11 +165,12 @@ class Data:
 
     name: str
 
-    def plain(self, name: str) -> str:
-        # NumPy arrays jit takes as they are: the slow path would pass them on unchanged.
-        return (
-            f"(type({name}) in concrete or "
-            f"(type({name}) is ndarray and {name}.dtype in numpy_data))"
+    def plain(self, x: Any) -> bool:
+        """Whether jit takes ``x`` as it is: a concrete JAX array, or a NumPy one of a
+        dtype JAX holds (the slow path would pass it on unchanged)."""
+        kind = type(x)
+        return kind in _CONCRETE_ARRAY_TYPES or (
+            kind is np.ndarray and x.dtype in NUMPY_DTYPES_JAX_HOLDS
         )
 
     def coerce(self, x: Any, *, op: str) -> Any:
@@ -180,8 +181,8 @@ class Data:
 class Arrays(Data):
     """A sequence of array arguments (JOIN's inputs), passed on as a tuple."""
 
-    def plain(self, name: str) -> str:
-        return f"(type({name}) is tuple and {name} and concrete.issuperset(map(type, {name})))"
+    def plain(self, x: Any) -> bool:
+        return type(x) is tuple and bool(x) and _CONCRETE_ARRAY_TYPES.issuperset(map(type, x))
 
     def coerce(self, x: Any, *, op: str) -> Any:
         if not isinstance(x, list | tuple):
@@ -199,13 +200,14 @@ class Arrays(Data):
 class Indices(Data):
     """An array argument holding integer indices of any width."""
 
-    def plain(self, name: str) -> str:
+    def plain(self, x: Any) -> bool:
         # 64-bit indices while x64 is off take the slow path, which saturates them, unless
         # narrowed_numpy_indices first made NumPy ones 32-bit.
-        return (
-            f"((type({name}) in concrete and ({name}.dtype.itemsize < 8 or x64())) or "
-            f"(type({name}) is ndarray and ({name}.dtype in numpy_narrow_indices or "
-            f"({name}.dtype in numpy_wide_indices and x64()))))"
+        kind = type(x)
+        if kind in _CONCRETE_ARRAY_TYPES:
+            return x.dtype.itemsize < 8 or x64_enabled()
+        return kind is np.ndarray and (
+            x.dtype in NUMPY_NARROW_INDICES or (x.dtype in NUMPY_WIDE_INDICES and x64_enabled())
         )
 
     def coerce(self, x: Any, *, op: str) -> Any:
@@ -221,12 +223,15 @@ class Axis:
     of: int = 0
     of_first: bool = False
 
-    def plain(self, name: str) -> str:
-        return f"type({name}) is int"
+    def plain(self, value: Any) -> bool:
+        return type(value) is int
 
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        array = f"{arrays[self.of]}[0]" if self.of_first else arrays[self.of]
-        return f"one_spelling({name}, {array}.ndim)"
+    def canonical(self, value: int, arrays: Sequence[Any]) -> int:
+        """``value`` in the spelling every call shares (non-negative where it is valid)."""
+        if value >= 0:
+            return value
+        array = arrays[self.of][0] if self.of_first else arrays[self.of]
+        return one_spelling(value, array.ndim)
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         axis = static_int(value, op=op, field=self.name)
@@ -244,11 +249,8 @@ class Int:
 
     name: str
 
-    def plain(self, name: str) -> str:
-        return f"type({name}) is int"
-
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+    def plain(self, value: Any) -> bool:
+        return type(value) is int
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -267,15 +269,11 @@ class IntTuple:
     """``(index, name)`` of the array with one entry per dimension: its length is checked
     before any entry is converted (a long sequence costs nothing then)."""
 
-    def plain(self, name: str) -> str:
-        # Written out, not a helper: a call would cost as much as the test itself.
-        test = f"(type({name}) is tuple and only_int.issuperset(map(type, {name})))"
-        if self.or_int:
-            test = f"(type({name}) is int or {test})"
-        return f"({name} is None or {test})" if self.optional else test
-
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+    def plain(self, value: Any) -> bool:
+        kind = type(value)
+        if kind is tuple:
+            return _ONLY_INT.issuperset(map(type, value))
+        return (self.optional and value is None) or (self.or_int and kind is int)
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         if self.optional and value is None:
@@ -303,11 +301,8 @@ class Bool:
 
     name: str
 
-    def plain(self, name: str) -> str:
-        return f"type({name}) is bool"
-
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+    def plain(self, value: Any) -> bool:
+        return type(value) is bool
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -323,11 +318,8 @@ class Choice:
     options: tuple[str, ...]
     aliases: tuple[tuple[Any, str], ...] = ()
 
-    def plain(self, name: str) -> str:
-        return f"(type({name}) is str and {name} in {self.options!r})"
-
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+    def plain(self, value: Any) -> bool:
+        return type(value) is str and value in self.options
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -349,11 +341,8 @@ class Number:
 
     name: str
 
-    def plain(self, name: str) -> str:
-        return f"type({name}) is int"
-
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return name
+    def plain(self, value: Any) -> bool:
+        return type(value) is int
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -368,15 +357,16 @@ class DType:
 
     name: str
 
-    def plain(self, name: str) -> str:
+    def plain(self, value: Any) -> bool:
         # A dtype, or one of the scalar types (hashable, looked up once per call).
-        return (
-            f"(isinstance({name}, np_dtype) or "
-            f"({name}.__class__ in scalar_type_classes and {name} in dtype_of_scalar_type))"
+        return isinstance(value, np.dtype) or (
+            value.__class__ in _SCALAR_TYPE_CLASSES and value in _DTYPE_OF_SCALAR_TYPE
         )
 
-    def canonical(self, name: str, arrays: Sequence[str]) -> str:
-        return f"dtype_of_scalar_type.get({name}, {name})"
+    def canonical(self, value: Any, arrays: Sequence[Any]) -> Any:
+        """A scalar type (``jnp.float16``) as its dtype: both share one program."""
+        del arrays
+        return _DTYPE_OF_SCALAR_TYPE.get(value, value)
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -456,73 +446,6 @@ def _with_keys(face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any
 
     moved = jax.vmap(on_words, in_axes=tuple(in_axes), out_axes=-1)(*words)
     return jax.tree.map(lambda w: jax.random.wrap_key_data(w, impl=impl), moved)
-
-
-def _fast_path(
-    op: str,
-    array_specs: Sequence[Data],
-    specs: Sequence[Static],
-    jitted: Callable[..., Any],
-    slow: Callable[[tuple[Any, ...], tuple[Any, ...]], Any],
-) -> Callable[..., Any]:
-    """A face's call, written out for its arguments, as :mod:`dataclasses` writes
-    ``__init__``: an eager call's Python cost is a few type tests and the jitted call.
-
-    With concrete JAX arrays and statics of their plain types it calls ``jitted``
-    (whose checks ran while jit traced it); otherwise ``slow(arrays, statics)``,
-    which coerces and checks every argument.
-    """
-    arrays = [f"a{i}" for i in range(len(array_specs))]
-    statics = [f"s{i}" for i in range(len(specs))]
-    tests = [spec.plain(a) for spec, a in zip(array_specs, arrays, strict=True)]
-    tests += [spec.plain(s) for spec, s in zip(specs, statics, strict=True)]
-    canonical = [spec.canonical(s, arrays) for spec, s in zip(specs, statics, strict=True)]
-    parameters = ", ".join(arrays + statics)
-    fast = (
-        f"        if {' and '.join(tests) or 'True'}:\n"
-        f"            return jitted({', '.join(arrays + canonical)})\n"
-    )
-    # NumPy's default integers are 64-bit: values that fit 32 bits need no slow path.
-    narrowed = "".join(
-        f"        {a} = narrowed({a})\n"
-        for spec, a in zip(array_specs, arrays, strict=True)
-        if isinstance(spec, Indices)
-    )
-    source = (
-        f"def call({parameters}):\n"
-        f"    try:\n"
-        f"{fast}"
-        f"{narrowed and narrowed + fast}"
-        f"        return slow(({''.join(a + ', ' for a in arrays)}), "
-        f"({''.join(s + ', ' for s in statics)}))\n"
-        f"    except ValueError as error:\n"
-        f"        replacement = misplaced(error)\n"
-        f"        if replacement is None:\n"
-        f"            raise\n"
-        f"        raise replacement from error\n"
-    )
-    names = [spec.name for spec in array_specs]
-    namespace = {
-        "misplaced": functools.partial(_misplaced_arrays, op, names),
-        "concrete": _CONCRETE_ARRAY_TYPES,
-        "jitted": jitted,
-        "slow": slow,
-        "one_spelling": one_spelling,
-        "only_int": _ONLY_INT,
-        "np_dtype": np.dtype,
-        "scalar_type_classes": _SCALAR_TYPE_CLASSES,
-        "dtype_of_scalar_type": _DTYPE_OF_SCALAR_TYPE,
-        "x64": x64_enabled,
-        "ndarray": np.ndarray,
-        "numpy_data": NUMPY_DTYPES_JAX_HOLDS,
-        "numpy_narrow_indices": NUMPY_NARROW_INDICES,
-        "numpy_wide_indices": NUMPY_WIDE_INDICES,
-        "narrowed": narrowed_numpy_indices,
-    }
-    exec(source, namespace)  # our own source, from the specs above
-    call = namespace["call"]
-    call.__qualname__ = f"FunctionalFace({op}).call"
-    return call
 
 
 def _misplaced_arrays(op: str, names: Sequence[str], error: ValueError) -> Exception | None:
@@ -614,9 +537,63 @@ class FunctionalFace:
         self.dispatch = Dispatch(
             coerced, name=function.__name__, static_count=len(self._statics), array_count=count
         )
-        self.call: Callable[..., Any] = _fast_path(
-            op, self._arrays, self._statics, self.dispatch.jitted, self._slow
+        self._count = count
+        self._jitted = self.dispatch.jitted
+        self._tests = tuple(spec.plain for spec in specs)
+        # The statics with a canonical spelling (an axis, a dtype), by position in the call.
+        self._respelled = tuple(
+            (count + i, spec)
+            for i, spec in enumerate(self._statics)
+            if isinstance(spec, Axis | DType)
         )
+        self._index_positions = tuple(
+            i for i, spec in enumerate(self._arrays) if isinstance(spec, Indices)
+        )
+        self._misplaced = functools.partial(_misplaced_arrays, op, [s.name for s in self._arrays])
+
+    def call(self, *args: Any) -> Any:
+        """``checked(*arrays, *statics)``, jitted: what the public function returns.
+
+        The eager fast path is a few type tests and the jitted call: with every
+        argument of its plain type (each spec's ``plain``: concrete JAX arrays,
+        statics of their Python types) the checks already ran while jit traced
+        the program for this signature. Anything else takes :meth:`_not_plain`.
+        """
+        try:
+            for plain, x in zip(self._tests, args, strict=True):  # not all(...): the hot path
+                if not plain(x):
+                    return self._not_plain(args)
+            for position, spec in self._respelled:
+                value = args[position]
+                canonical = spec.canonical(value, args)
+                if canonical is not value:
+                    args = (*args[:position], canonical, *args[position + 1 :])
+            return self._jitted(*args)
+        except ValueError as error:
+            replacement = self._misplaced(error)
+            if replacement is None:
+                raise
+            raise replacement from error
+
+    def _not_plain(self, args: tuple[Any, ...]) -> Any:
+        """A call with some argument not of its plain type: NumPy 64-bit indices that fit
+        32 bits take the fast path narrowed, anything else :meth:`_slow`."""
+        if self._index_positions:
+            narrowed = self._narrowed(args)
+            if narrowed is not args:
+                return self.call(*narrowed)
+        count = self._count
+        return self._slow(args[:count], args[count:])
+
+    def _narrowed(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``args`` with NumPy 64-bit indices that fit 32 bits as 32-bit ones (``args``
+        itself when none changed)."""
+        narrowed = list(args)
+        for position in self._index_positions:
+            narrowed[position] = narrowed_numpy_indices(args[position])
+        if all(map(operator.is_, narrowed, args)):
+            return args
+        return tuple(narrowed)
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics

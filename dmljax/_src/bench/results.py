@@ -148,7 +148,9 @@ class EagerResult:
             (each call waited for) and ``pipelined`` (one wait per group), and
             contenders ``functional`` and ``desc`` (dmljax's two faces; a graph has
             only ``desc``) and ``jnp`` (a jitted, compiled jnp call).
-        ratios: ``{mode: {face: face / jnp}}``.
+        ratios: ``{mode: {face: face / jnp}}``, the median of the round-by-round
+            ratios (:func:`~dmljax._src.bench.timing.paired_ratio`), so not always
+            the ratio of the two medians in ``us``.
         misses: each target missed, in words.
     """
 

@@ -18,7 +18,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-__all__ = ["Contender", "compile_seconds", "interleave", "per_call_seconds"]
+__all__ = ["Contender", "compile_seconds", "interleave", "paired_ratio", "per_call_seconds"]
 
 
 class Contender:
@@ -80,6 +80,23 @@ def interleave(
 def per_call_seconds(samples: Sequence[float]) -> float:
     """The median of per-call figures."""
     return statistics.median(samples)
+
+
+def paired_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float | None:
+    """The median of the group-by-group ratios of two contenders' figures from one
+    :func:`interleave`: each group's pair ran in the same round, so a machine that
+    speeds up or slows down between rounds (CPU clocks, a neighbour's load) moves both
+    figures of a pair and leaves their ratio; a ratio of the two medians keeps that
+    drift. None when a denominator is 0.
+
+    >>> paired_ratio([2.0, 4.0, 6.0], [1.0, 4.0, 5.0])
+    1.2
+    """
+    if len(numerators) != len(denominators) or not numerators:
+        raise ValueError("paired_ratio needs figures from the same groups")
+    if any(d == 0 for d in denominators):
+        return None
+    return statistics.median(n / d for n, d in zip(numerators, denominators, strict=True))
 
 
 def compile_seconds(

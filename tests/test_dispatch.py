@@ -24,9 +24,12 @@ def test_concrete_arrays_are_told_apart():
 
 
 def test_only_plain_int_tuples_take_the_fast_path():
-    # (True,) equals (1,) and hashes alike: the fast path must not hand it to jit.
+    # (True,) equals (1,) and hashes alike: the fast path must not hand it to jit, even
+    # right after the face saw (1,) plain twice (the second time as the same object).
     x = jnp.arange(2)
-    dml.tile(x, (1,))
+    once = (1,)
+    dml.tile(x, once)
+    dml.tile(x, once)
     with pytest.raises(InvalidArgumentError, match=r"repeats\[0\] must be an integer"):
         dml.tile(x, (True,))
     # Lists and NumPy integers are coerced on the slow path to the same program.

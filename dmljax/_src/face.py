@@ -539,7 +539,10 @@ class FunctionalFace:
         )
         self._count = count
         self._jitted = self.dispatch.jitted
-        self._tests = tuple(spec.plain for spec in specs)
+        self._array_tests = tuple(spec.plain for spec in self._arrays)
+        self._static_tests = tuple(spec.plain for spec in self._statics)
+        # The statics of the last plain call, as objects; none yet.
+        self._plain_statics: tuple[Any, ...] = (object(),) * len(self._statics)
         # The statics with a canonical spelling (an axis, a dtype), by position in the call.
         self._respelled = tuple(
             (count + i, spec)
@@ -560,9 +563,17 @@ class FunctionalFace:
         the program for this signature. Anything else takes :meth:`_not_plain`.
         """
         try:
-            for plain, x in zip(self._tests, args, strict=True):  # not all(...): the hot path
+            for plain, x in zip(self._array_tests, args, strict=False):  # the hot path: a loop
                 if not plain(x):
                     return self._not_plain(args)
+            statics = args[self._count :]
+            # A loop's statics are mostly the same objects call after call (constants, a
+            # shape): plain values are immutable, so the objects that passed pass again.
+            if not all(map(operator.is_, statics, self._plain_statics)):
+                for plain, value in zip(self._static_tests, statics, strict=True):
+                    if not plain(value):
+                        return self._not_plain(args)
+                self._plain_statics = statics
             for position, spec in self._respelled:
                 value = args[position]
                 canonical = spec.canonical(value, args)

@@ -107,7 +107,7 @@ def _bench() -> list[Case | EagerCase]:
                 start_padding=(1,) * x.ndim,
                 end_padding=(1,) * x.ndim,
             ),
-            functional=lambda x: pad(x, (1,) * x.ndim, (1,) * x.ndim),
+            functional=lambda x: pad(x, (1, 1), (1, 1)),  # 8x8: statics as a user writes them
             jnp_fn=lambda x: jnp.pad(x, 1),
             make_args=operands.tiny_operands,
         ),

@@ -119,7 +119,7 @@ def _bench() -> list[Case | EagerCase]:
                 input_window_sizes=x.shape,
                 input_window_strides=(-2, -2),
             ),
-            functional=lambda x: slice1(x, offsets=(0, 0), sizes=x.shape, strides=(-2, -2)),
+            functional=lambda x: slice1(x, offsets=(0, 0), sizes=(8, 8), strides=(-2, -2)),
             jnp_fn=lambda x: x[::-2, ::-2],
             make_args=operands.tiny_operands,
         ),

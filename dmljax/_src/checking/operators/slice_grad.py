@@ -102,7 +102,6 @@ def _bench() -> list[Case | EagerCase]:
     """SLICE_GRAD of an 8192x8192 f32 into 16384x16384, strides (2, -2), against the vjp of
     ``x[::2, ::-2]``."""
     whole = (16, 16)
-    window = dict(offsets=(0, 0), sizes=whole, strides=(2, -2))
     return [
         _slice_grad_case(),
         EagerCase(
@@ -115,7 +114,9 @@ def _bench() -> list[Case | EagerCase]:
                 input_window_sizes=whole,
                 input_window_strides=(2, -2),
             ),
-            functional=lambda dy: slice_grad(dy, whole, **window),
+            functional=lambda dy: slice_grad(
+                dy, whole, offsets=(0, 0), sizes=whole, strides=(2, -2)
+            ),
             jnp_fn=lambda dy: jax.vjp(lambda x: x[::2, ::-2], jnp.zeros(whole, dy.dtype))[1](dy)[0],
             make_args=operands.tiny_operands,
         ),

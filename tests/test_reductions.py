@@ -140,8 +140,9 @@ def test_scatter_plans_equal_the_reference(dtype, reduction, backend):
                                             np.random.default_rng(seed))  # fmt: skip
             plan = plan_reduction(dtype, reduction, targets=x.size, updates=updates.size)
             assert (plan.lanes > 1) == (backend == "gpu")
-            out = dml.scatter(jnp.asarray(x), jnp.asarray(indices), jnp.asarray(updates),
-                              axis=0, reduction=reduction)  # fmt: skip
+            # device_put, not jnp.asarray: no program per shape (plan_as clears the caches).
+            operands = jax.device_put((x, indices, updates))
+            out = dml.scatter(*operands, axis=0, reduction=reduction)
             _assert_same(out, _expected(x, indices, updates, reduction, scatter))
 
 
@@ -151,11 +152,11 @@ def test_scatter_nd_rows_and_batched_elements_through_lanes(dtype, reduction):
     rng = np.random.default_rng(3)
     x, rows, updates = _operands(dtype, reduction, 4, "random", rng, count=512, width=3)
     with reductions.plan_as("gpu"):
-        out = dml.scatter_nd(jnp.asarray(x), jnp.asarray(rows)[:, None], jnp.asarray(updates),
-                             reduction=reduction)  # fmt: skip
+        # Operands shaped by NumPy: eager jnp indexing would compile a program per step.
+        out = dml.scatter_nd(*jax.device_put((x, rows[:, None], updates)), reduction=reduction)
         # SCATTER along axis 1 of a (3, 4) tensor: every row is a batch of its own.
-        columns = dml.scatter(jnp.asarray(x.T), jnp.asarray(rows).reshape(1, -1).repeat(3, 0),
-                              jnp.asarray(updates.T), axis=1, reduction=reduction)  # fmt: skip
+        along_rows = jax.device_put((x.T, rows.reshape(1, -1).repeat(3, 0), updates.T))
+        columns = dml.scatter(*along_rows, axis=1, reduction=reduction)
     nd = lambda *a, reduction: reference.scatter_nd(*a, reduction=reduction)
     _assert_same(out, _expected(x, rows[:, None], updates, reduction, nd))
     elements = lambda *a, reduction: reference.scatter(*a, axis=1, reduction=reduction)

@@ -10,6 +10,7 @@ next contender, so that drift in clocks or temperature is shared evenly.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -57,7 +58,8 @@ def interleave(
 ) -> dict[str, list[float]]:
     """Seconds per call of each contender, one figure per group, taking turns.
 
-    One untimed group per contender warms up caches, allocators and clocks.
+    One untimed group per contender warms up caches, allocators and clocks. Python's
+    garbage collector is off meanwhile, as :mod:`timeit` turns it off.
 
     >>> import jax.numpy as jnp
     >>> x = jnp.ones(16, jnp.float32)
@@ -67,13 +69,22 @@ def interleave(
     (['a', 'b'], 3)
     """
     names = list(contenders)
-    for name in names:
-        contenders[name].run(calls, sync_each=sync_each)
     samples: dict[str, list[float]] = {name: [] for name in names}
-    for group in range(groups):
-        shift = group % len(names)
-        for name in names[shift:] + names[:shift]:
-            samples[name].append(contenders[name].run(calls, sync_each=sync_each) / calls)
+    # Python's garbage collector off while timing, as timeit does: a collection pauses for
+    # as long as a few tiny calls take, in whichever contender's group it falls.
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for name in names:
+            contenders[name].run(calls, sync_each=sync_each)
+        for group in range(groups):
+            shift = group % len(names)
+            for name in names[shift:] + names[:shift]:
+                samples[name].append(contenders[name].run(calls, sync_each=sync_each) / calls)
+    finally:
+        if collecting:
+            gc.enable()
     return samples
 
 

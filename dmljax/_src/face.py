@@ -368,15 +368,12 @@ class DType:
     name: str
 
     def plain(self, value: Any) -> bool:
-        # A dtype, or one of the scalar types (hashable, looked up once per call).
-        return isinstance(value, np.dtype) or (
-            value.__class__ in _SCALAR_TYPE_CLASSES and value in _DTYPE_OF_SCALAR_TYPE
-        )
+        return isinstance(value, np.dtype) or id(value) in _DTYPE_OF_SCALAR_TYPE
 
     def canonical(self, value: Any, arrays: Sequence[Any]) -> Any:
         """A scalar type (``jnp.float16``) as its dtype: both share one program."""
         del arrays
-        return _DTYPE_OF_SCALAR_TYPE.get(value, value)
+        return _DTYPE_OF_SCALAR_TYPE.get(id(value), value)
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -389,10 +386,12 @@ class DType:
 
 
 _PYTHON_SCALAR_TYPES = (bool, int, float, complex)
-# NumPy's and jax.numpy's scalar types by name, each with its dtype: the spellings a
-# caller passes as a dtype, taken by a face's fast path without np.dtype's parsing.
-_DTYPE_OF_SCALAR_TYPE: dict[Any, np.dtype[Any]] = {
-    scalar: np.dtype(scalar)
+# NumPy's and jax.numpy's scalar types, each with its dtype: the spellings a caller passes
+# as a dtype, taken by a face's fast path without np.dtype's parsing. Keyed by identity:
+# jax.numpy's scalar types hash in Python (a quarter of a microsecond a lookup), and these
+# types live as long as their modules, so no other object can take one's id.
+_DTYPE_OF_SCALAR_TYPE: dict[int, np.dtype[Any]] = {
+    id(scalar): np.dtype(scalar)
     for module in (np, jnp)
     for name in (
         "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -400,7 +399,6 @@ _DTYPE_OF_SCALAR_TYPE: dict[Any, np.dtype[Any]] = {
     )
     if (scalar := getattr(module, name, None)) is not None
 }  # fmt: skip
-_SCALAR_TYPE_CLASSES = frozenset(type(scalar) for scalar in _DTYPE_OF_SCALAR_TYPE)
 
 
 Static = Axis | Int | IntTuple | Bool | Choice | Number | DType

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import operator
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeGuard
@@ -228,7 +227,7 @@ class Axis:
 
     def canonical(self, value: int, arrays: Sequence[Any]) -> int:
         """``value`` in the spelling every call shares (non-negative where it is valid)."""
-        if value >= 0:
+        if value >= 0:  # already its one spelling: no need to read the array's ndim
             return value
         array = arrays[self.of][0] if self.of_first else arrays[self.of]
         return one_spelling(value, array.ndim)
@@ -601,9 +600,8 @@ class FunctionalFace:
         narrowed = list(args)
         for position in self._index_positions:
             narrowed[position] = narrowed_numpy_indices(args[position])
-        if all(map(operator.is_, narrowed, args)):
-            return args
-        return tuple(narrowed)
+        changed = any(narrowed[p] is not args[p] for p in self._index_positions)
+        return tuple(narrowed) if changed else args
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics

@@ -55,7 +55,8 @@ class Settings:
     eager_calls: int
 
 
-# performance.md §5: R=5 groups of K=20 calls and 2000 eager calls; a few more groups are cheap.
+# performance.md §5: R=5 groups of K=20 calls and 2000 eager calls; a few more groups are
+# cheap, and eager ratios (paired round by round) want more rounds: 3000 calls at full sizes.
 FULL = Settings(groups=7, calls=20, compiles=5, eager_rounds=15, eager_calls=200)
 QUICK = Settings(groups=7, calls=10, compiles=3, eager_rounds=9, eager_calls=40)
 

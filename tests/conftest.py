@@ -1,15 +1,34 @@
-"""Test configuration: eight CPU devices, strict JAX numerics and hypothesis profiles.
+"""Test configuration: eight CPU devices, strict JAX numerics, hypothesis profiles and one
+compilation cache for the whole run.
 
 Set DMLJAX_HYPOTHESIS_PROFILE=thorough for a longer property sweep.
 """
 
 import os
+import shutil
+import tempfile
 
 # Eight CPU devices for the sharding tests; the flag is read when JAX starts its
 # backends, so it must be set before anything imports jax.
 _DEVICES_FLAG = "--xla_force_host_platform_device_count=8"
 if _DEVICES_FLAG not in os.environ.get("XLA_FLAGS", ""):
     os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} {_DEVICES_FLAG}".strip()
+
+# One persistent compilation cache for the run: the pytest-xdist workers and the
+# subprocesses that the tests start inherit these variables, so a program that one of
+# them compiled (a random operand's generator, a helper's program, one that
+# jax.clear_caches() dropped after a module) is read back instead of compiled again.
+# Compiling is most of the suite's time (CONTRIBUTING.md); the cache holds the same
+# executables XLA builds, so what runs is what a user's program runs. A run's cache is
+# its own (a new folder, removed at the end): nothing from an earlier checkout is read.
+_CACHE_VARIABLE = "DMLJAX_TEST_COMPILATION_CACHE"
+_OWNS_CACHE = _CACHE_VARIABLE not in os.environ  # the first process of the run makes it
+if _OWNS_CACHE:
+    os.environ[_CACHE_VARIABLE] = tempfile.mkdtemp(prefix="dmljax-test-programs-")
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = os.environ[_CACHE_VARIABLE]
+    # Every program, however small or quick to compile: most take 30-60 ms.
+    os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
 
 import hypothesis  # noqa: E402
 import jax  # noqa: E402
@@ -37,3 +56,10 @@ def _programs_of_one_module_only():
     """
     yield
     jax.clear_caches()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Removes the run's compilation cache, in the process that made it."""
+    del config
+    if _OWNS_CACHE:
+        shutil.rmtree(os.environ[_CACHE_VARIABLE], ignore_errors=True)

@@ -17,7 +17,7 @@ import pytest
 
 import dmljax
 from dmljax.__main__ import main
-from dmljax._src.bench import cases, plot
+from dmljax._src.bench import cases, operands, plot
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.command import select_cases
 from dmljax._src.bench.report import format_report
@@ -202,9 +202,9 @@ def test_a_case_donates_at_most_one_operand():
 def _scatter_rows(key, quick):
     del quick
     x_key, index_key, update_key = jax.random.split(key, 3)
-    x = jax.random.normal(x_key, (256, 16), jnp.float32)
-    rows = jax.random.permutation(index_key, 256)[:64].astype(jnp.int32)
-    return x, rows, jax.random.normal(update_key, (64, 16), jnp.float32)
+    x = operands.normal(x_key, (256, 16))
+    rows = operands.permutation(index_key, 256)[:64]
+    return x, rows, operands.normal(update_key, (64, 16))
 
 
 def test_a_donated_case_chains_each_output_into_the_next_call():
@@ -229,7 +229,7 @@ def test_an_unequal_case_is_a_failure_without_figures():
     case = Case(
         name="wrong",
         operator="TILE",
-        make_args=lambda key, quick: (jax.random.normal(key, (8, 8), jnp.float32),),
+        make_args=lambda key, quick: (operands.normal(key, (8, 8)),),
         dmljax_fn=lambda x: x + 1,
         jnp_fn=lambda x: x,
         bytes_moved=lambda args: 2 * args[0].nbytes,
@@ -594,7 +594,7 @@ def test_a_failing_case_exits_1_and_is_listed(monkeypatch, capsys, tmp_path):
     broken = Case(
         name="broken tile",
         operator="TILE",
-        make_args=lambda key, quick: (jax.random.normal(key, (4, 4), jnp.float32),),
+        make_args=lambda key, quick: (operands.normal(key, (4, 4)),),
         dmljax_fn=lambda x: dmljax.tile(x, (1, 2)),
         jnp_fn=lambda x: jnp.tile(x, (2, 1)),
         bytes_moved=lambda args: 3 * args[0].nbytes,

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 from jax.typing import ArrayLike
 
 import dmljax as dml
+from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.checking.operators import all_checks
 from dmljax._src.contract import OperatorDesc
@@ -53,7 +54,7 @@ def _strided_case(
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         shape = quick_shape if quick else full_shape
-        return (jax.random.normal(key, (math.prod(shape),), _F32),)
+        return (operands.normal(key, (math.prod(shape),)),)
 
     def shape_of(buffer: jax.Array) -> tuple[int, int, int, int]:
         return quick_shape if buffer.size == math.prod(quick_shape) else full_shape
@@ -196,8 +197,8 @@ def graph_cases() -> list[Case | EagerCase]:
         # Full: x is 256 MiB, 2 GiB moved, about 0.5 ms on an H200 (performance.md §1).
         rows, cols, picks = (256, 128, 128) if quick else (8192, 8192, 16384)
         x_key, idx_key = jax.random.split(key)
-        idx = jax.random.randint(idx_key, (1, picks), 0, rows, jnp.int32)
-        return jax.random.normal(x_key, (rows, cols), _F32), idx
+        idx = operands.randint(idx_key, (1, picks), 0, rows)
+        return operands.normal(x_key, (rows, cols)), idx
 
     def graph_of(x: jax.Array, idx: jax.Array) -> dml.GraphDesc:
         return six_node_graph(x.shape[0], x.shape[1], idx.shape[1])
@@ -206,7 +207,7 @@ def graph_cases() -> list[Case | EagerCase]:
         return dml.compile_graph(graph_of(x, idx))(x, idx)[0]
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        return jax.random.normal(key, (4, 3), _F32), jnp.array([[3, 0]], jnp.int32)
+        return operands.normal(key, (4, 3)), jnp.array([[3, 0]], jnp.int32)
 
     return [
         Case(

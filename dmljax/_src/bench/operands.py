@@ -7,9 +7,11 @@ from these and :mod:`dmljax._src.bench.case`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 __all__ = [
@@ -17,14 +19,80 @@ __all__ = [
     "I32",
     "distinct_indices",
     "gather_bytes",
+    "normal",
     "operand_and_indices",
     "output_nbytes",
+    "permutation",
+    "randint",
     "scatter_out_of_place_bytes",
     "tiny_operands",
+    "uniform",
 ]
 
 F32 = jnp.float32
 I32 = jnp.int32
+
+
+# --- Random operands -------------------------------------------------------------------------
+#
+# On an accelerator jax.random draws the operands where they are used, gigabytes in
+# milliseconds. On the CPU, XLA compiles jax.random's generator anew for each shape, 0.2 to
+# 0.5 s a shape (most cases run in less), and the host is where the CPU's arrays live:
+# there NumPy draws them, from a generator seeded by the key's words, so a key still
+# gives the same operands every run. The choice is the backend's, a static fact.
+
+
+def _host_generator(key: jax.Array) -> np.random.Generator | None:
+    """A NumPy generator for ``key`` where operands are drawn on the host (the CPU)."""
+    if jax.default_backend() != "cpu":
+        return None
+    words = np.asarray(jax.random.key_data(key)).astype(np.uint32)
+    return np.random.default_rng(words.ravel().tolist())
+
+
+def normal(key: jax.Array, shape: tuple[int, ...], dtype: Any = F32) -> jax.Array:
+    """Standard normal draws of ``shape``: :func:`jax.random.normal`, drawn on the host on
+    the CPU.
+
+    >>> normal(jax.random.key(0), (2, 3)).shape
+    (2, 3)
+    """
+    host = _host_generator(key)
+    if host is None:
+        return jax.random.normal(key, shape, dtype)
+    return jax.device_put(host.standard_normal(shape, np.float32).astype(dtype))
+
+
+def uniform(key: jax.Array, shape: tuple[int, ...], dtype: Any = F32) -> jax.Array:
+    """Draws in ``[0, 1)`` of ``shape``: :func:`jax.random.uniform`, on the host on the CPU."""
+    host = _host_generator(key)
+    if host is None:
+        return jax.random.uniform(key, shape, dtype)
+    return jax.device_put(host.random(shape, np.float32).astype(dtype))
+
+
+def randint(
+    key: jax.Array, shape: tuple[int, ...], low: int, high: int | np.ndarray, dtype: Any = I32
+) -> jax.Array:
+    """Integers in ``[low, high)`` of ``shape`` (``high`` may broadcast against it):
+    :func:`jax.random.randint`, on the host on the CPU.
+
+    >>> bool((randint(jax.random.key(0), (100,), 3, 5) >= 3).all())
+    True
+    """
+    host = _host_generator(key)
+    if host is None:
+        return jax.random.randint(key, shape, low, high, dtype)
+    return jax.device_put(host.integers(low, high, shape).astype(dtype))
+
+
+def permutation(key: jax.Array, n: int) -> jax.Array:
+    """A random order of ``range(n)`` as int32: :func:`jax.random.permutation`, on the host
+    on the CPU."""
+    host = _host_generator(key)
+    if host is None:
+        return jax.random.permutation(key, n).astype(I32)
+    return jax.device_put(host.permutation(n).astype(np.int32))
 
 
 def output_nbytes(fn: Callable[..., jax.Array], args: Sequence[jax.Array]) -> int:
@@ -38,8 +106,7 @@ def operand_and_indices(
 ) -> tuple[jax.Array, jax.Array]:
     """A normal f32 array of ``shape`` and int32 indices of ``index_shape`` below ``bound``."""
     x_key, index_key = jax.random.split(key)
-    x = jax.random.normal(x_key, shape, F32)
-    return x, jax.random.randint(index_key, index_shape, 0, bound, I32)
+    return normal(x_key, shape), randint(index_key, index_shape, 0, bound)
 
 
 def tiny_operands(
@@ -68,7 +135,7 @@ def distinct_indices(key: jax.Array, shape: tuple[int, int], picked: int, axis: 
     to its first ``picked``: unique targets, so that every scatter writes the
     same output and dmljax's can be checked bit for bit against jnp's.
     """
-    order = jnp.argsort(jax.random.uniform(key, shape, F32), axis=axis).astype(I32)
+    order = jnp.argsort(uniform(key, shape), axis=axis).astype(I32)
     return lax.slice_in_dim(order, 0, picked, axis=axis)
 
 

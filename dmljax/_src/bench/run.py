@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import dmljax as dml
-from dmljax._src.bench import hlo
+from dmljax._src.bench import hlo, operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.results import (
     NUMPY_INT64,
@@ -71,7 +71,7 @@ def _fresh(args: Sequence[jax.Array], donated: int | None) -> list[jax.Array]:
 
 def _copy_operand(key: jax.Array, nbytes: int) -> jax.Array:
     # `x + 1` over f32 reads and writes nbytes/2 each: the same traffic as the case.
-    return jax.random.normal(key, (max(nbytes // 8, 1),), jnp.float32)
+    return operands.normal(key, (max(nbytes // 8, 1),))
 
 
 def run_case(

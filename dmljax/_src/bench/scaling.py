@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
 import dmljax as dml
 from dmljax._src.bench.environment import environment
+from dmljax._src.bench.operands import normal, permutation, randint
 from dmljax._src.bench.timing import Contender, interleave, per_call_seconds
 from dmljax._src.text import describe_device, table_formatter
 
@@ -68,17 +68,17 @@ def _operands(
     picked = axis_size // 2
     x_key, gather_key, permutation_key, shift_key, update_key = jax.random.split(key, 5)
     sharded = NamedSharding(mesh, P("batch"))
-    x = jax.device_put(jax.random.normal(x_key, shape, jnp.float32), sharded)
-    rows = jax.random.randint(gather_key, (picked,), 0, axis_size, jnp.int32)
-    permutation = jax.random.permutation(permutation_key, axis_size)[:picked].astype(jnp.int32)
+    x = jax.device_put(normal(x_key, shape), sharded)
+    rows = randint(gather_key, (picked,), 0, axis_size)
+    order = permutation(permutation_key, axis_size)[:picked]
 
     @jax.jit
     def scatter_indices(shift: jax.Array) -> jax.Array:
-        return (permutation[None, :, None] + shift[:, None, :]) % axis_size
+        return (order[None, :, None] + shift[:, None, :]) % axis_size
 
-    shift = jax.random.randint(shift_key, (batch, minor), 0, axis_size, jnp.int32)
+    shift = randint(shift_key, (batch, minor), 0, axis_size)
     indices = jax.device_put(scatter_indices(shift), sharded)
-    updates = jax.device_put(jax.random.normal(update_key, indices.shape, jnp.float32), sharded)
+    updates = jax.device_put(normal(update_key, indices.shape), sharded)
     return x, jax.device_put(rows, NamedSharding(mesh, P())), indices, updates
 
 

@@ -102,7 +102,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 def _cast_case(target: Any, jnp_fn: Any) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32
-        return (1000 * jax.random.normal(key, (side, side), operands.F32),)
+        return (1000 * operands.normal(key, (side, side)),)
 
     def bytes_moved(args: Sequence[jax.Array]) -> int:
         return args[0].nbytes + operands.output_nbytes(jnp_fn, args)

@@ -152,7 +152,7 @@ def bench(
 
     def case(order: str) -> Case:
         def make_args(key: jax.Array, is_quick: bool) -> tuple[jax.Array, ...]:
-            return (jax.random.normal(key, quick if is_quick else full, operands.F32),)
+            return (operands.normal(key, quick if is_quick else full),)
 
         def bytes_moved(args: Sequence[jax.Array]) -> int:
             return 2 * args[0].nbytes  # read once, written once
@@ -181,7 +181,7 @@ def bench(
                 ),
                 functional=lambda x: function(x, 2),
                 jnp_fn=lambda x: jnp_function(x, 2, "DCR"),
-                make_args=lambda key: (jax.random.normal(key, tiny, operands.F32),),
+                make_args=lambda key: (operands.normal(key, tiny),),
             ),
         ]
 

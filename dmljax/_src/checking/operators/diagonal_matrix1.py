@@ -60,7 +60,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 def _triangle_case(name: str, begin: int, end: int, jnp_fn: Any) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 1024 if quick else 16384  # 4 MiB / 1 GiB of f32
-        return (jax.random.normal(key, (side, side), operands.F32),)
+        return (operands.normal(key, (side, side)),)
 
     return Case(
         name=f"diagonal_matrix {name}",

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from dmljax._src.bench import operands
@@ -72,9 +71,9 @@ def _table_and_ids(key: jax.Array, quick: bool, t: int) -> tuple[jax.Array, jax.
     picked = (2**12 if quick else 2**20) if t == 1 else (2**14 if quick else 2**24)
     x_key, index_key = jax.random.split(key)
     shape = (rows, width)
-    x = jax.random.normal(x_key, shape, jnp.float32)
-    bounds = jnp.asarray(shape[:t], jnp.int32).reshape(1, t)
-    ids = jax.random.randint(index_key, (picked, t), 0, bounds, jnp.int32)
+    x = operands.normal(x_key, shape)
+    bounds = np.asarray(shape[:t], np.int32).reshape(1, t)
+    ids = operands.randint(index_key, (picked, t), 0, bounds)
     return x, ids
 
 
@@ -119,8 +118,8 @@ def gather_nd_bench() -> list[Case | EagerCase]:
             functional=gather_nd,
             jnp_fn=rows_jnp,
             make_args=lambda key: (
-                jax.random.normal(key, (8, 8), jnp.float32),
-                jax.random.randint(key, (4, 1), 0, 8, jnp.int32),
+                operands.normal(key, (8, 8)),
+                operands.randint(key, (4, 1), 0, 8),
             ),
             numpy_indices=1,
         ),

@@ -55,7 +55,7 @@ def _join_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         rows = 64 if quick else 8192  # eight parts of 1 MiB / 128 MiB of f32
         keys = jax.random.split(key, _PARTS)
-        return tuple(jax.random.normal(k, (rows, 4096), operands.F32) for k in keys)
+        return tuple(operands.normal(k, (rows, 4096)) for k in keys)
 
     return Case(
         name="join 8 parts",

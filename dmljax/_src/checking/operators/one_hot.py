@@ -69,7 +69,7 @@ def _one_hot_case() -> Case:
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         count = 2**11 if quick else 2**20  # results of 4 MiB / 2 GiB of f32
-        labels = jax.random.randint(key, (count,), 0, depth, operands.I32)
+        labels = operands.randint(key, (count,), 0, depth)
         return labels, jnp.array([0.0, 1.0], operands.F32)
 
     def jnp_fn(labels: jax.Array, values: jax.Array) -> jax.Array:
@@ -90,7 +90,7 @@ def _bench() -> list[Case | EagerCase]:
     """ONE_HOT of 2**20 int32 labels into 512 f32 classes, against ``jax.nn.one_hot``."""
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        return jax.random.randint(key, (8, 1), 0, 8, operands.I32), jnp.array([[0.0, 1.0]])
+        return operands.randint(key, (8, 1), 0, 8), jnp.array([[0.0, 1.0]])
 
     return [
         _one_hot_case(),

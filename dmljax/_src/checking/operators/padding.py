@@ -75,7 +75,7 @@ def _pad_case(mode: PaddingMode) -> Case:
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 16384  # 1 MiB / 1 GiB of f32
-        return (jax.random.normal(key, (side, side), operands.F32),)
+        return (operands.normal(key, (side, side)),)
 
     def jnp_pad(x: jax.Array) -> jax.Array:
         return jnp.pad(x, widths, mode=_JNP_MODES[mode])

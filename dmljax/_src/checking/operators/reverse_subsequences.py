@@ -75,8 +75,8 @@ def _reverse_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         rows, length = (256, 1024) if quick else (16384, 16384)  # 1 MiB / 1 GiB of f32
         x_key, n_key = jax.random.split(key)
-        x = jax.random.normal(x_key, (rows, length), operands.F32)
-        return x, jax.random.randint(n_key, (rows, 1), 0, length + 1, operands.I32)
+        x = operands.normal(x_key, (rows, length))
+        return x, operands.randint(n_key, (rows, 1), 0, length + 1)
 
     return Case(
         name="reverse_subsequences",

@@ -77,9 +77,9 @@ def _scatter_args(axis: int) -> Callable[[jax.Array, bool], tuple[jax.Array, ...
         shape = (256, 2048) if quick else (4096, 16384)
         picked = shape[axis] // 2
         x_key, index_key, update_key = jax.random.split(key, 3)
-        x = jax.random.normal(x_key, shape, operands.F32)
+        x = operands.normal(x_key, shape)
         idx = operands.distinct_indices(index_key, shape, picked, axis)
-        return x, idx, jax.random.normal(update_key, idx.shape, operands.F32)
+        return x, idx, operands.normal(update_key, idx.shape)
 
     return make_args
 

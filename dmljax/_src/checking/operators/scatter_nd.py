@@ -129,12 +129,12 @@ def _rows(key: jax.Array, quick: bool, rows: int, width: int, count: int, distin
     are whole quarters, so sums of repeated rows are exact in any order (the GPU's atomic
     adds pick one) and dmljax's output can equal jnp's bit for bit."""
     x_key, index_key, update_key = jax.random.split(key, 3)
-    x = jnp.round(4 * jax.random.normal(x_key, (rows, width), jnp.float32)) / 4
+    x = jnp.round(4 * operands.normal(x_key, (rows, width))) / 4
     if distinct:
-        ids = jax.random.permutation(index_key, rows)[:count].astype(jnp.int32)
+        ids = operands.permutation(index_key, rows)[:count]
     else:
-        ids = jax.random.randint(index_key, (count,), 0, rows, jnp.int32)
-    updates = jnp.round(4 * jax.random.normal(update_key, (count, width), jnp.float32)) / 4
+        ids = operands.randint(index_key, (count,), 0, rows)
+    updates = jnp.round(4 * operands.normal(update_key, (count, width))) / 4
     return x, ids[:, None], updates
 
 

@@ -77,7 +77,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 def _slice_grad_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 8192  # dy of 1 MiB / 256 MiB of f32, into 4x that
-        return (jax.random.normal(key, (side, side), operands.F32),)
+        return (operands.normal(key, (side, side)),)
 
     def dml_fn(dy: jax.Array) -> jax.Array:
         whole = (2 * dy.shape[0], 2 * dy.shape[1])

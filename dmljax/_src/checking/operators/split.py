@@ -73,7 +73,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 def _split_case() -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         rows = 512 if quick else 65536  # 8 MiB / 1 GiB of f32
-        return (jax.random.normal(key, (rows, 4096), operands.F32),)
+        return (operands.normal(key, (rows, 4096)),)
 
     return Case(
         name="split 8 parts",

@@ -46,7 +46,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sw
 def _tile_case(repeats: tuple[int, int]) -> Case:
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32
-        return (jax.random.normal(key, (side, side), operands.F32),)
+        return (operands.normal(key, (side, side)),)
 
     def jnp_tile(x: jax.Array) -> jax.Array:
         return jnp.tile(x, repeats)

@@ -52,9 +52,11 @@ __all__ = [
     "Indices",
     "Int",
     "IntTuple",
+    "NotPlain",
     "Number",
     "Static",
     "is_concrete_array",
+    "plain_arguments",
 ]
 
 # --- Dispatch: the one call path ----------------------------------------------------------------
@@ -62,6 +64,55 @@ __all__ = [
 _ONLY_INT = frozenset({int})
 # Types seen to be concrete JAX arrays: a set lookup is cheaper than isinstance.
 _CONCRETE_ARRAY_TYPES: set[type] = set()
+
+
+class NotPlain(Exception):
+    """Raised by an argument spec's ``fast`` for a value the fast path does not take."""
+
+
+Fast = Callable[[Any, tuple[Any, ...]], Any]
+
+
+def plain_arguments(tests: tuple[Fast, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """One function of a call's arguments that runs ``tests`` (each spec's ``fast``) on
+    them in order and returns what they return, raising :class:`NotPlain` for the first
+    argument that is not plain.
+
+    Written out for up to six arguments, the faces' counts: a loop (``zip``, a
+    generator or a comprehension) costs an eager call more than the tests themselves.
+
+    >>> def double(x, args):
+    ...     return 2 * x
+    >>> plain_arguments((double, double))((1, 2))
+    (2, 4)
+    """
+    if len(tests) == 1:
+        (t0,) = tests
+        return lambda args: (t0(args[0], args),)
+    if len(tests) == 2:
+        t0, t1 = tests
+        return lambda args: (t0(args[0], args), t1(args[1], args))
+    if len(tests) == 3:
+        t0, t1, t2 = tests
+        return lambda args: (t0(args[0], args), t1(args[1], args), t2(args[2], args))
+    if len(tests) == 4:
+        t0, t1, t2, t3 = tests
+        return lambda args: (
+            t0(args[0], args), t1(args[1], args), t2(args[2], args), t3(args[3], args)
+        )  # fmt: skip
+    if len(tests) == 5:
+        t0, t1, t2, t3, t4 = tests
+        return lambda args: (
+            t0(args[0], args), t1(args[1], args), t2(args[2], args), t3(args[3], args),
+            t4(args[4], args),
+        )  # fmt: skip
+    if len(tests) == 6:
+        t0, t1, t2, t3, t4, t5 = tests
+        return lambda args: (
+            t0(args[0], args), t1(args[1], args), t2(args[2], args), t3(args[3], args),
+            t4(args[4], args), t5(args[5], args),
+        )  # fmt: skip
+    return lambda args: tuple(test(x, args) for test, x in zip(tests, args, strict=True))
 
 
 def is_concrete_array(x: Any) -> TypeGuard[jax.Array]:
@@ -164,13 +215,15 @@ class Data:
 
     name: str
 
-    def plain(self, x: Any) -> bool:
-        """Whether jit takes ``x`` as it is: a concrete JAX array, or a NumPy one of a
+    def fast(self, x: Any, args: tuple[Any, ...]) -> Any:
+        """``x`` where jit takes it as it is: a concrete JAX array, or a NumPy one of a
         dtype JAX holds (the slow path would pass it on unchanged)."""
         kind = type(x)
-        return kind in _CONCRETE_ARRAY_TYPES or (
+        if kind in _CONCRETE_ARRAY_TYPES or (
             kind is np.ndarray and x.dtype in NUMPY_DTYPES_JAX_HOLDS
-        )
+        ):
+            return x
+        raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_array(x, op=op, field=self.name)
@@ -180,8 +233,10 @@ class Data:
 class Arrays(Data):
     """A sequence of array arguments (JOIN's inputs), passed on as a tuple."""
 
-    def plain(self, x: Any) -> bool:
-        return type(x) is tuple and bool(x) and _CONCRETE_ARRAY_TYPES.issuperset(map(type, x))
+    def fast(self, x: Any, args: tuple[Any, ...]) -> Any:
+        if type(x) is tuple and x and _CONCRETE_ARRAY_TYPES.issuperset(map(type, x)):
+            return x
+        raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
         if not isinstance(x, list | tuple):
@@ -199,15 +254,18 @@ class Arrays(Data):
 class Indices(Data):
     """An array argument holding integer indices of any width."""
 
-    def plain(self, x: Any) -> bool:
+    def fast(self, x: Any, args: tuple[Any, ...]) -> Any:
         # 64-bit indices while x64 is off take the slow path, which saturates them, unless
         # narrowed_numpy_indices first made NumPy ones 32-bit.
         kind = type(x)
         if kind in _CONCRETE_ARRAY_TYPES:
-            return x.dtype.itemsize < 8 or x64_enabled()
-        return kind is np.ndarray and (
+            if x.dtype.itemsize < 8 or x64_enabled():
+                return x
+        elif kind is np.ndarray and (
             x.dtype in NUMPY_NARROW_INDICES or (x.dtype in NUMPY_WIDE_INDICES and x64_enabled())
-        )
+        ):
+            return x
+        raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
         return as_index_array(x, op=op, field=self.name)
@@ -222,14 +280,14 @@ class Axis:
     of: int = 0
     of_first: bool = False
 
-    def plain(self, value: Any) -> bool:
-        return type(value) is int
-
-    def canonical(self, value: int, arrays: Sequence[Any]) -> int:
-        """``value`` in the spelling every call shares (non-negative where it is valid)."""
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        """An int ``value`` in the spelling every call shares (non-negative where it is
+        valid)."""
+        if type(value) is not int:
+            raise NotPlain
         if value >= 0:  # already its one spelling: no need to read the array's ndim
             return value
-        array = arrays[self.of][0] if self.of_first else arrays[self.of]
+        array = args[self.of][0] if self.of_first else args[self.of]
         return one_spelling(value, array.ndim)
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
@@ -248,8 +306,10 @@ class Int:
 
     name: str
 
-    def plain(self, value: Any) -> bool:
-        return type(value) is int
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        if type(value) is int:
+            return value
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -273,16 +333,17 @@ class IntTuple:
     """The last tuple found plain: a loop passes the same tuple object call after call
     (a literal, a shape), and a tuple of ints stays one, so it needs no new test."""
 
-    def plain(self, value: Any) -> bool:
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
         kind = type(value)
         if kind is tuple:
             if value is self._last_plain[0]:
-                return True
+                return value
             if _ONLY_INT.issuperset(map(type, value)):  # a set from the types: the slow part
                 self._last_plain[0] = value
-                return True
-            return False
-        return (self.optional and value is None) or (self.or_int and kind is int)
+                return value
+        elif (self.optional and value is None) or (self.or_int and kind is int):
+            return value
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         if self.optional and value is None:
@@ -310,8 +371,10 @@ class Bool:
 
     name: str
 
-    def plain(self, value: Any) -> bool:
-        return type(value) is bool
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        if type(value) is bool:
+            return value
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -327,8 +390,10 @@ class Choice:
     options: tuple[str, ...]
     aliases: tuple[tuple[Any, str], ...] = ()
 
-    def plain(self, value: Any) -> bool:
-        return type(value) is str and value in self.options
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        if type(value) is str and value in self.options:
+            return value
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -350,8 +415,10 @@ class Number:
 
     name: str
 
-    def plain(self, value: Any) -> bool:
-        return type(value) is int
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        if type(value) is int:
+            return value
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -366,13 +433,15 @@ class DType:
 
     name: str
 
-    def plain(self, value: Any) -> bool:
-        return isinstance(value, np.dtype) or id(value) in _DTYPE_OF_SCALAR_TYPE
-
-    def canonical(self, value: Any, arrays: Sequence[Any]) -> Any:
-        """A scalar type (``jnp.float16``) as its dtype: both share one program."""
-        del arrays
-        return _DTYPE_OF_SCALAR_TYPE.get(id(value), value)
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        """A dtype as it is, a scalar type (``jnp.float16``) as its dtype: both share one
+        program."""
+        if isinstance(value, np.dtype):
+            return value
+        dtype = _DTYPE_OF_SCALAR_TYPE.get(id(value))
+        if dtype is None:
+            raise NotPlain
+        return dtype
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -489,7 +558,7 @@ class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
     ``face.call(*arrays, *statics)``: with concrete JAX arrays and statics of
-    their plain Python types (each spec's ``plain``) it calls the jitted program
+    their plain Python types (each spec's ``fast``) it calls the jitted program
     straight away (its checks ran while jit traced it). Otherwise it coerces
     every argument, naming the op and the argument in any error, and
     dispatches. ``checked`` receives coerced arrays (also while tracing) and
@@ -546,13 +615,7 @@ class FunctionalFace:
         )
         self._count = count
         self._jitted = self.dispatch.jitted
-        self._tests = tuple(spec.plain for spec in specs)
-        # The statics with a canonical spelling (an axis, a dtype), by position in the call.
-        self._respelled = tuple(
-            (count + i, spec)
-            for i, spec in enumerate(self._statics)
-            if isinstance(spec, Axis | DType)
-        )
+        self._plain = plain_arguments(tuple(spec.fast for spec in specs))
         self._index_positions = tuple(
             i for i, spec in enumerate(self._arrays) if isinstance(spec, Indices)
         )
@@ -562,22 +625,17 @@ class FunctionalFace:
         """``checked(*arrays, *statics)``, jitted: what the public function returns.
 
         The eager fast path is a few type tests and the jitted call: with every
-        argument of its plain type (each spec's ``plain``: concrete JAX arrays,
-        statics of their Python types) the checks already ran while jit traced
-        the program for this signature. Anything else takes :meth:`_not_plain`.
+        argument of its plain type (each spec's ``fast``: concrete JAX arrays,
+        statics of their Python types, axes and dtypes in their one spelling) the
+        checks already ran while jit traced the program for this signature.
+        Anything else takes :meth:`_not_plain`.
         """
         try:
-            # zip without strict: the public function passes one argument per spec, and
-            # the keyword alone costs a call a fifth of a microsecond.
-            for plain, x in zip(self._tests, args):  # noqa: B905
-                if not plain(x):
-                    return self._not_plain(args)
-            for position, spec in self._respelled:
-                value = args[position]
-                canonical = spec.canonical(value, args)
-                if canonical is not value:
-                    args = (*args[:position], canonical, *args[position + 1 :])
-            return self._jitted(*args)
+            try:
+                plain = self._plain(args)
+            except NotPlain:
+                return self._not_plain(args)
+            return self._jitted(*plain)
         except ValueError as error:
             replacement = self._misplaced(error)
             if replacement is None:

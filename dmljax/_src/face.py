@@ -436,12 +436,12 @@ class DType:
     def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
         """A dtype as it is, a scalar type (``jnp.float16``) as its dtype: both share one
         program."""
-        if isinstance(value, np.dtype):
+        dtype = _DTYPE_BY_ID.get(id(value))
+        if dtype is not None:
+            return dtype
+        if isinstance(value, np.dtype):  # a third of a microsecond: np.dtype's metaclass
             return value
-        dtype = _DTYPE_OF_SCALAR_TYPE.get(id(value))
-        if dtype is None:
-            raise NotPlain
-        return dtype
+        raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
@@ -454,18 +454,21 @@ class DType:
 
 
 _PYTHON_SCALAR_TYPES = (bool, int, float, complex)
-# NumPy's and jax.numpy's scalar types, each with its dtype: the spellings a caller passes
-# as a dtype, taken by a face's fast path without np.dtype's parsing. Keyed by identity:
-# jax.numpy's scalar types hash in Python (a quarter of a microsecond a lookup), and these
-# types live as long as their modules, so no other object can take one's id.
-_DTYPE_OF_SCALAR_TYPE: dict[int, np.dtype[Any]] = {
-    id(scalar): np.dtype(scalar)
+# NumPy's and jax.numpy's scalar types and their dtypes, each with its dtype: the spellings
+# a caller passes as a dtype (``jnp.float16``, ``x.dtype``), taken by a face's fast path
+# without np.dtype's parsing or an isinstance test (np.dtype's metaclass makes that a third
+# of a microsecond). Keyed by identity: jax.numpy's scalar types hash in Python, and these
+# types and NumPy's dtype of each (one object per type, which every array of it returns)
+# live as long as their modules, so no other object can take one's id.
+_DTYPE_BY_ID: dict[int, np.dtype[Any]] = {
+    id(spelling): np.dtype(scalar)
     for module in (np, jnp)
     for name in (
         "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
         "float16", "bfloat16", "float32", "float64",
     )
     if (scalar := getattr(module, name, None)) is not None
+    for spelling in (scalar, np.dtype(scalar))
 }  # fmt: skip
 
 

@@ -56,8 +56,11 @@ class Settings:
 
 
 # performance.md §5: R=5 groups of K=20 calls and 2000 eager calls; a few more groups are
-# cheap, and eager ratios (paired round by round) want more rounds: 3000 calls at full sizes.
-FULL = Settings(groups=7, calls=20, compiles=5, eager_rounds=15, eager_calls=200)
+# cheap. Eager ratios are medians of round-by-round ratios, and on a GPU a round of
+# pipelined calls varies by several percent: contenders that run equal programs (a face's
+# call jitted bare against jnp's) came out 0.95 to 1.04 apart over 15 rounds on an H200,
+# so 45 rounds (9000 calls a contender, about 1.5 minutes for every eager case there).
+FULL = Settings(groups=7, calls=20, compiles=5, eager_rounds=45, eager_calls=200)
 QUICK = Settings(groups=7, calls=10, compiles=3, eager_rounds=9, eager_calls=40)
 
 

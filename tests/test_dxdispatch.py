@@ -5,6 +5,7 @@ import dataclasses
 import enum
 import json
 import pathlib
+import time
 
 import numpy as np
 import pytest
@@ -389,6 +390,28 @@ def test_a_graph_dispatchables_rules_name_the_models_fields(change, field, fragm
         del desc["InputEdges"][0]
     with pytest.raises(InvalidArgumentError) as e:
         dml.load_dxdispatch(json.dumps(graph_model(desc)))
+    assert e.value.field == f"dispatchables.graph.desc.{field}"
+    assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field", "fragment"),
+    [
+        ("OutputCount", 2**32 - 1, "OutputEdges", "no edge for graph output 1"),
+        ("InputCount", 2**32 - 1, "InputCount", f"at most {2**16} graph inputs"),
+        ("OutputCount", 10**30, "OutputCount", "a UINT"),
+        ("InputCount", 10**30, "InputCount", "a UINT"),
+        ("InputCount", -1, "InputCount", "a UINT"),
+    ],
+)
+def test_graph_counts_from_a_small_file_are_refused_at_once(key, value, field, fragment):
+    # A 1 KB model with a huge count: refused by the edges it has, not by building
+    # anything per input or output, and named by its JSON path.
+    desc = {**CHAIN, key: value}
+    start = time.perf_counter()
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.load_dxdispatch(json.dumps(graph_model(desc)))
+    assert time.perf_counter() - start < 1
     assert e.value.field == f"dispatchables.graph.desc.{field}"
     assert fragment in str(e.value)
 

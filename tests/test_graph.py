@@ -3,6 +3,8 @@
 import contextlib
 import dataclasses
 import math
+import time
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -161,6 +163,42 @@ def test_unused_graph_inputs_take_anything():
     assert graph.input_descs == (t(3), t(2, data_type=I32), None)
     with pytest.raises(dml.errors.ArgumentTypeError, match="3 arrays"):
         graph(X, IDX)
+
+
+def _within(seconds: float, mebibytes: float, call: Callable[[], Any]) -> Any:
+    """``call()``'s result or error, asserting it took at most ``seconds`` and ``mebibytes``
+    of Python allocations."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        return call()
+    except InvalidArgumentError as error:
+        return error
+    finally:
+        took, (_, peak) = time.perf_counter() - start, tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert took < seconds, f"{took:.2f} s"
+        assert peak < mebibytes * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("count", [2**16 + 1, 2**32 - 1])
+def test_graph_counts_up_to_a_uint_are_decided_in_time_and_memory_of_the_edges(count):
+    # A UINT count with a handful of edges: refused in a second and 100 MB at most, not
+    # by building a list of every missing output or an input desc per input.
+    outputs = _within(1, 100, lambda: dml.compile_graph(chain(output_count=count)))
+    assert outputs.field == "output_edges"
+    assert "no edge for graph output 1" in str(outputs)
+    inputs = _within(1, 100, lambda: dml.compile_graph(chain(input_count=count)))
+    assert inputs.field == "input_count"
+    assert f"at most {2**16} graph inputs" in str(inputs)
+
+
+def test_the_most_graph_inputs_compile_and_run_in_time():
+    graph = _within(2, 100, lambda: dml.compile_graph(chain(input_count=2**16)))
+    assert len(graph.input_descs) == 2**16
+    assert graph.input_descs[:3] == (t(3), t(2, data_type=I32), None)
+    (y,) = graph(X, IDX, *[None] * (2**16 - 2))
+    np.testing.assert_array_equal(y, [3.0, 2.0])
 
 
 def test_an_edge_between_different_descs_reads_the_producers_bytes():

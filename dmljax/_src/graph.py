@@ -360,13 +360,25 @@ def check_edges(
                          f"a graph output no other edge fills ({filled[index]} fills it)",
                          index)  # fmt: skip
         filled[index] = field
-    missing = [j for j in range(output_count) if j not in filled]
-    if missing:
+    if len(filled) < output_count:
+        # The first output without an edge, found among the first len(filled) + 1 indices:
+        # time and memory follow the edges, not the count (a UINT, up to 2**32 - 1).
+        missing = next(j for j in range(output_count) if j not in filled)
         raise _error("output_edges", f"one edge for each of the {output_count} graph "
-                     "outputs", f"no edge for graph output {missing[0]}")  # fmt: skip
+                     "outputs", f"no edge for graph output {missing}")  # fmt: skip
+
+
+MAX_GRAPH_INPUTS = 2**16
+"""The most graph inputs :func:`compile_graph` takes: a compiled graph is called with one
+argument per graph input (DirectML binds exactly ``InputCount`` of them each execution),
+so a count beyond this is refused before anything is built for it."""
 
 
 def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
+    if graph.input_count > MAX_GRAPH_INPUTS:
+        raise _error("input_count", f"at most {MAX_GRAPH_INPUTS} graph inputs (the compiled "
+                     "graph takes one argument per graph input, used or not)",
+                     graph.input_count)  # fmt: skip
     check_edges(graph.input_count, graph.output_count, len(graph.nodes), graph.input_edges,
                 graph.intermediate_edges, graph.output_edges)  # fmt: skip
     ins = [_slots(node, Role.INPUT) for node in graph.nodes]
@@ -583,14 +595,15 @@ class CompiledGraph:
                     compiled.output_descs,
                 )
         ins, outs = wiring.ins, wiring.outs
-        self.input_descs: tuple[TensorDesc | None, ...] = tuple(
-            next(
-                (ins[e.to_node_index][e.to_node_input_index].tensor
-                 for e in graph.input_edges if e.graph_input_index == j),
-                None,
+        # Each graph input's first consumer, in one pass over the edges.
+        first_consumer: dict[int, TensorDesc | None] = {}
+        for e in graph.input_edges:
+            first_consumer.setdefault(
+                e.graph_input_index, ins[e.to_node_index][e.to_node_input_index].tensor
             )
-            for j in range(graph.input_count)
-        )  # fmt: skip
+        self.input_descs: tuple[TensorDesc | None, ...] = tuple(
+            map(first_consumer.get, range(graph.input_count))
+        )
         edges = sorted(graph.output_edges, key=lambda e: e.graph_output_index)
         self.output_descs: tuple[TensorDesc | None, ...] = tuple(
             outs[e.from_node_index][e.from_node_output_index].tensor for e in edges
@@ -664,7 +677,8 @@ def compile_graph(
     range, one edge into each node input, exactly one into each graph output, every
     required input and every output connected, no cycle, equal
     ``total_tensor_size_in_bytes`` across each edge, constant data large enough for its
-    consumer. Results are cached per graph and options.
+    consumer. At most :data:`MAX_GRAPH_INPUTS` (65 536) graph inputs: the compiled graph
+    takes one argument per graph input. Results are cached per graph and options.
 
     Raises:
         InvalidArgumentError: a rule broken, naming the field (``intermediate_edges[3].

@@ -377,8 +377,8 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
     counts = []
     for key in ("InputCount", "OutputCount"):
         value = desc.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise model_error(f"{at}.{key}", "a count", repr(value))
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
+            raise model_error(f"{at}.{key}", "a count (a UINT, 0 to 2**32 - 1)", repr(value))
         counts.append(value)
     _check_execution_flags(spec, f"{where}.executionFlags")
     nodes = desc.get("Nodes")

@@ -18,6 +18,7 @@ import contextlib
 import dataclasses
 import functools
 import itertools
+import math
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -517,6 +518,27 @@ def test_pad_matches_onnxruntime(case, value):
     with x64_for(x.dtype):
         actual = dml.pad(x, start, end, mode=ONNX_PAD_MODES[onnx_mode], value=value)
     assert_same(actual, expected)
+
+
+@pytest.mark.parametrize(
+    ("shape", "start", "end", "onnx_mode"),
+    [
+        ((0,), -1, 1, "constant"), ((0,), -1, 1, "edge"), ((0,), -1, 1, "reflect"),
+        ((0, 2), -1, 1, "edge"), ((3,), -4, 1, "constant"), ((0,), -1, 2, "constant"),
+        ((3,), -4, 3, "constant"),
+    ],
+)  # fmt: skip
+def test_pad_crops_past_the_dimension_as_onnxruntime(shape, start, end, onnx_mode):
+    # An empty result whatever the crops; in constant mode each element is the input
+    # element it lands on or the value, however far the crop reaches.
+    x = np.arange(math.prod(shape), dtype=np.float32).reshape(shape)
+    pads = np.zeros(2 * len(shape), np.int64)
+    pads[0], pads[len(shape)] = start, end
+    value = np.array(7, np.float32) if onnx_mode == "constant" else None
+    expected = run_onnx("Pad", {"data": x, "pads": pads, "constant_value": value}, mode=onnx_mode)
+    starts = (start, *[0] * (len(shape) - 1))
+    ends = (end, *[0] * (len(shape) - 1))
+    assert_same(dml.pad(x, starts, ends, mode=ONNX_PAD_MODES[onnx_mode], value=7), expected)
 
 
 # --- Concat and Split ----------------------------------------------------------------------------

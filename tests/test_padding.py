@@ -216,6 +216,23 @@ def test_constant_mode_is_lax_pad_with_negative_paddings():
         dml.pad(x, (-1, 2), (1, -3), value=5),
         jax.lax.pad(x, jnp.float32(5), [(-1, 1, 0), (2, -3, 0)]),
     )
+    # A crop past the dimension too: each element is the one it lands on, or the value.
+    for start, end, size in ((-4, 3, 3), (-4, 1, 3), (-1, 2, 0), (2, -3, 1)):
+        x = jnp.arange(float(size))
+        chex.assert_trees_all_equal(
+            dml.pad(x, (start,), (end,), value=7),
+            jax.lax.pad(x, jnp.float32(7), [(start, end, 0)]),
+        )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_crop_past_an_empty_result_gives_the_empty_result(mode):
+    # onnxruntime's Pad gives the empty result for pads (-1, 1) of an empty dimension.
+    assert dml.pad(jnp.zeros((0, 2)), (-1, 0), (1, 0), mode=mode).shape == (0, 2)
+    out = jax.jit(lambda x: dml.pad(x, (0, -4), (0, 1), mode=mode))(jnp.ones((2, 3)))
+    chex.assert_trees_all_equal(out, jnp.zeros((2, 0)))
+    grad = jax.grad(lambda x: dml.pad(x, (-4,), (1,), mode=mode).sum())(jnp.ones(3))
+    chex.assert_trees_all_equal(grad, jnp.zeros(3))
 
 
 def test_empty_arrays_and_scalars():

@@ -340,7 +340,8 @@ def pad_lowering(
     """The one implementation of PADDING and PADDING1, shared by both faces.
 
     Negative paddings crop (the functional face's extension, as :func:`jax.lax.pad`
-    and ONNX Pad): the crop comes first, then the mode pads what is left. CONSTANT
+    and ONNX Pad): the crop comes first, then the mode pads what is left (an empty
+    result is zeros of its shape, whatever the crops). CONSTANT
     is one :func:`jax.lax.pad`; the other modes pad one dimension at a time with
     the slices (reversed for the mirrors, broadcast for an edge) that
     :func:`jax.numpy.pad` concatenates too, so the border costs what jnp's does.
@@ -351,6 +352,9 @@ def pad_lowering(
         if all(low == 0 and high == 0 for low, high, _ in config):
             return x
         return bitwise.exactly(functools.partial(_pad_constant, config), x, fill=value)
+    out_shape = pad_output_sizes(x.shape, start_padding, end_padding)
+    if 0 in out_shape:  # nothing to copy, and a crop may reach past an empty dimension
+        return lax.full(out_shape, 0, x.dtype)
     return bitwise.exactly(functools.partial(_pad_copying, start_padding, end_padding, mode), x)
 
 
@@ -420,7 +424,9 @@ def pad(
     :class:`Padding1OperatorDesc`: any rank (0-D with two empty paddings), any
     JAX dtype, and, like :func:`jax.lax.pad` and ONNX Pad, negative paddings,
     which crop that many elements (the crop comes first, then the mode pads
-    what is left). The modes are DirectML's: ``"constant"`` (``value``),
+    what is left; in ``"constant"`` mode a crop may reach past the dimension, as in
+    :func:`jax.lax.pad`, each element being the input element it lands on or
+    ``value``). The modes are DirectML's: ``"constant"`` (``value``),
     ``"edge"``, ``"reflection"`` (numpy's ``"reflect"``, also accepted),
     ``"symmetric"`` and ``"wrap"``; the mirrors and the wrap repeat periodically
     for paddings longer than the dimension, as the DirectML pages specify.
@@ -438,8 +444,9 @@ def pad(
         and the dtype of ``x``.
 
     Raises:
-        InvalidArgumentError: not one padding per dimension, a crop longer than
-            the dimension, a mode that copies from an empty dimension (or
+        InvalidArgumentError: not one padding per dimension, a negative output
+            size, a crop longer than the dimension in a mode that copies (unless the
+            result is empty), a mode that copies from an empty dimension (or
             REFLECTION of a one-element dimension, which DirectML leaves
             undefined), or a value the dtype cannot hold.
 
@@ -466,26 +473,40 @@ def _checked_pad(
     why = f"one entry per dimension of x, shape {tuple(x.shape)}"
     for field, values in (("start_padding", start_padding), ("end_padding", end_padding)):
         require_length(values, x.ndim, op=_FUNCTION, field=field, why=why)
+    out_shape = pad_output_sizes(x.shape, start_padding, end_padding)
+    empty = 0 in out_shape
     kept = []
     for i, (size, start, end) in enumerate(zip(x.shape, start_padding, end_padding, strict=True)):
         crop = max(-start, 0) + max(-end, 0)
-        if crop > size:
+        # A crop past the dimension is no crop-then-pad, except where nothing is left to
+        # place (an empty result) and in CONSTANT mode, where each element is the input
+        # element it lands on or the value (jax.lax.pad's and ONNX Pad's rule).
+        if out_shape[i] < 0:
             raise InvalidArgumentError(
                 _FUNCTION,
                 f"start_padding[{i}], end_padding[{i}]",
-                f"crops of at most {size} elements in all (x.shape[{i}])",
+                f"paddings that leave a size of 0 or more (x.shape[{i}] is {size}: "
+                f"start + end >= {-size})",
                 f"({start}, {end})",
             )
-        kept.append(size - crop)
-    _require_foldable(
-        mode,
-        kept,
-        [max(s, 0) for s in start_padding],
-        [max(e, 0) for e in end_padding],
-        op=_FUNCTION,
-        field="x.shape",
-    )
-    out_shape = pad_output_sizes(x.shape, start_padding, end_padding)
+        if crop > size and not (empty or mode is PaddingMode.CONSTANT):
+            raise InvalidArgumentError(
+                _FUNCTION,
+                f"start_padding[{i}], end_padding[{i}]",
+                f"crops of at most {size} elements in all (x.shape[{i}]): {mode} mode "
+                "crops, then copies from what is left",
+                f"({start}, {end})",
+            )
+        kept.append(max(size - crop, 0))
+    if not empty:  # an empty result copies nothing
+        _require_foldable(
+            mode,
+            kept,
+            [max(s, 0) for s in start_padding],
+            [max(e, 0) for e in end_padding],
+            op=_FUNCTION,
+            field="x.shape",
+        )
     require_fits_xla(
         out_shape, x.dtype, op=_FUNCTION, field="start_padding, end_padding", inputs=(x,)
     )

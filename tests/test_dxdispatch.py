@@ -6,11 +6,13 @@ import enum
 import json
 import pathlib
 import time
+import tracemalloc
 
 import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src import rules
 from dmljax._src.checking import doc_examples
 from dmljax._src.contract import Role, bound_tensors, tensor_fields
 from dmljax._src.dxdispatch.json_model import pascal_case
@@ -691,6 +693,60 @@ def test_each_initializer_refusal_names_the_value(refusal):
         dml.load_dxdispatch(text).run()
     assert e.value.field == where
     assert fragment in str(e.value)
+
+
+def _lying_npy(path: pathlib.Path) -> str:
+    """An .npy whose header claims 2**40 float32 values over 16 bytes."""
+    with path.open("wb") as f:
+        np.lib.format.write_array_header_1_0(
+            f, {"descr": "<f4", "fortran_order": False, "shape": (2**40,)}
+        )
+        f.write(bytes(16))
+    return str(path)
+
+
+HOSTILE_SIZES = {
+    "8 GiB of sizeInBytes": ({"initialValues": [1.0], "sizeInBytes": 2**33},
+                             "resources.X.sizeInBytes", "fits the memory"),
+    "a UINT64 sizeInBytes": ({"initialValues": [1.0], "sizeInBytes": 2**64 - 1},
+                             "resources.X.sizeInBytes", "fits the memory"),
+    "a UINT32 valueCount of FLOAT64": ({"initialValuesDataType": "FLOAT64",
+                                        "initialValues": {"valueCount": 2**32 - 1, "value": 1}},
+                                       "resources.X.initialValues.valueCount", "fits the memory"),
+    "a sequence as long": ({"initialValuesDataType": "FLOAT64", "initialValues": {
+                                "valueCount": 2**32 - 1, "valueStart": 0, "valueDelta": 1}},
+                           "resources.X.initialValues.valueCount", "fits the memory"),
+    "/dev/zero": ({"initialValues": {"sourcePath": "/dev/zero"}},
+                  "resources.X.initialValues.sourcePath", "a regular file"),
+    "a folder": ({"initialValues": {"sourcePath": "."}},
+                 "resources.X.initialValues.sourcePath", "a regular file"),
+    "an .npy header that lies": ({"initialValues": {"sourcePath": "LIE"}},
+                                 "resources.X.initialValues.sourcePath", "a readable file"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", HOSTILE_SIZES)
+def test_sizes_a_small_model_asks_for_are_refused_before_they_are_allocated(
+    case, monkeypatch, tmp_path
+):
+    # Devices of 1 GiB, so that the test holds on any machine: each size is refused by
+    # its JSON path at once, with no allocation of its size (Python's peak under 64 MiB).
+    monkeypatch.setattr(rules, "device_memory", lambda: 2**30)
+    resource, where, fragment = HOSTILE_SIZES[case]
+    resource = {"initialValuesDataType": "FLOAT32", **resource}
+    if resource["initialValues"] == {"sourcePath": "LIE"}:
+        resource["initialValues"] = {"sourcePath": _lying_npy(tmp_path / "lie.npy")}
+    text = json.dumps({"resources": {"X": resource}, "dispatchables": {}, "commands": []})
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidArgumentError) as e:
+            dml.load_dxdispatch(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.value.field == where
+    assert fragment in str(e.value)
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB"
 
 
 def test_a_total_tensor_size_of_0_is_computed_as_dxdispatch_computes_it():

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dmljax._src import rules
 from dmljax._src.dtypes import DataType
 from dmljax._src.dxdispatch.json_model import model_error, parse_data_type
 
@@ -74,10 +75,29 @@ def _element(value: Any, data_type: DataType, where: str) -> Any:
     return dtype.type(value)
 
 
-def _count(spec: Mapping[str, Any], where: str) -> int:
+# Loading a resource holds up to this many copies of its bytes at once: its values, their
+# bytes, the buffer and the devices' copy.
+_COPIES = 4
+
+
+def _require_fits(nbytes: int, where: str, given: str) -> None:
+    """Refuses a buffer whose copies exceed the devices' memory, before anything is
+    allocated: a model of a few bytes can ask for any size."""
+    memory = rules.device_memory()
+    if memory is not None and nbytes * _COPIES > memory:
+        raise model_error(
+            where,
+            f"a size that fits the memory of the devices {_COPIES} times (loading "
+            f"copies a buffer that often; {memory} bytes in all)",
+            f"{given} ({nbytes} bytes)",
+        )
+
+
+def _count(spec: Mapping[str, Any], where: str, data_type: DataType) -> int:
     count = spec.get("valueCount")
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**32:
         raise model_error(f"{where}.valueCount", "a UINT32 count", repr(count))
+    _require_fits(count * data_type.dtype.itemsize, f"{where}.valueCount", f"{count} values")
     return count
 
 
@@ -122,12 +142,12 @@ def _initial_values(
             )
         kind = typed()
         value = _element(spec["value"], kind, f"{at}.value")
-        return np.full(_count(spec, at), value, kind.dtype).tobytes(), kind
+        return np.full(_count(spec, at, kind), value, kind.dtype).tobytes(), kind
     if "valueStart" in spec:
         kind = typed()
         start = _element(spec["valueStart"], kind, f"{at}.valueStart")
         delta = _element(spec.get("valueDelta", 0), kind, f"{at}.valueDelta")
-        steps = np.full(_count(spec, at), delta, kind.dtype)
+        steps = np.full(_count(spec, at, kind), delta, kind.dtype)
         if steps.size:
             steps[0] = start
         with np.errstate(over="ignore"):  # integers wrap, as C++'s += does
@@ -146,14 +166,23 @@ def _file_values(
     suffix = path.suffix.lower()
     if suffix in (".png", ".jpg", ".jpeg"):
         raise model_error(where, "a .npy or raw data file (dmljax reads no images)", source)
+    if not path.is_file():  # a device (/dev/zero), a folder or a pipe has no end to read
+        raise model_error(where, "a regular file", source)
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise model_error(where, "a readable file", f"{source} ({error})") from None
+    _require_fits(size, where, source)
     try:
         if suffix != ".npy":
             if data_type is None:
                 field = where.replace("initialValues.sourcePath", "initialValuesDataType")
                 raise model_error(field, "a DML_TENSOR_DATA_TYPE (raw data needs one)", "nothing")
             return path.read_bytes(), data_type
-        array = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as error:
+        # Mapped, not read: a header that claims more elements than the file holds is
+        # refused by the mapping instead of allocating what it claims.
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, MemoryError) as error:
         raise model_error(where, "a readable file", f"{source} ({error})") from None
     kind = DataType.from_dtype(array.dtype)
     if data_type is not None and kind is not data_type:
@@ -162,6 +191,15 @@ def _file_values(
 
 
 def parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
+    """One resource's buffer, its sizes checked against the devices' memory first; an
+    allocation the process cannot make (an address-space limit) is refused as well."""
+    try:
+        return _parse_resource(spec, where, folder)
+    except MemoryError:
+        raise model_error(where, "a resource this process can allocate", "too large") from None
+
+
+def _parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     if not isinstance(spec, Mapping) or "initialValues" not in spec:
         raise model_error(where, "a buffer resource with initialValues", repr(spec)[:80])
     if spec["initialValues"] == "deferred":
@@ -179,6 +217,7 @@ def parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     )
     # DxDispatch: the initial values' size rounded up to 4 bytes, the offset not counted.
     size = _uint64(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
+    _require_fits(size, f"{where}.sizeInBytes", f"{size} bytes")
     if size < offset + len(raw):
         raise model_error(
             f"{where}.sizeInBytes",

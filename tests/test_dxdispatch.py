@@ -749,6 +749,59 @@ def test_sizes_a_small_model_asks_for_are_refused_before_they_are_allocated(
     assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MiB"
 
 
+HOSTILE_TEXT = {
+    "unclosed comments": ("{" + "/* " * 30_000, "model", "never closed"),
+    "an unclosed string": ('{"a": "' + '\\"' * 30_000, "model", "a JSON model"),
+    "deep nesting": ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "model",
+                     "nested too deeply"),
+    "a 5000-digit integer": ('{"resources": ' + "9" * 5000 + "}", "model", "a JSON model"),
+    "resources as an array": ('{"resources": [1], "dispatchables": {}, "commands": []}',
+                              "resources", "an object of named resources"),
+    "commands as an object": ('{"resources": {}, "dispatchables": {}, "commands": {}}',
+                              "commands", "an array of commands"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", HOSTILE_TEXT)
+def test_model_text_that_is_no_model_is_refused_at_once(case):
+    text, where, fragment = HOSTILE_TEXT[case]
+    start = time.perf_counter()
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.load_dxdispatch(text)
+    assert time.perf_counter() - start < 2
+    assert e.value.field == where
+    assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+def test_a_model_file_not_in_utf_8_is_refused(encoding, tmp_path):
+    path = tmp_path / "model.json"
+    path.write_text('{"resources": {"\u00e9": 1}}', encoding=encoding)
+    with pytest.raises(InvalidArgumentError, match="in UTF-8") as e:
+        dml.load_dxdispatch(path)
+    assert e.value.field == "source"
+
+
+@pytest.mark.parametrize("value", [-1, 0.5, "1", "abc", True, 2**64])
+@pytest.mark.parametrize("key", ["elementOffset", "elementSizeInBytes"])
+def test_binding_offsets_and_sizes_are_uints(key, value):
+    spec = json.loads(OPERATOR_MODELS["tile"][0])
+    bindings = spec["commands"][0]["bindings"]
+    bindings["InputTensor"] = {"name": bindings["InputTensor"], key: value}
+    with pytest.raises(InvalidArgumentError, match="a UINT") as e:
+        dml.load_dxdispatch(json.dumps(spec)).run()
+    assert e.value.field == f"commands[0].bindings.InputTensor.{key}"
+
+
+@pytest.mark.parametrize("value", [0.0, "0", -1])
+def test_graph_edge_indices_are_uints_named_by_their_path(value):
+    desc = json.loads(json.dumps(CHAIN))
+    desc["InputEdges"][0]["ToNodeIndex"] = value
+    with pytest.raises(InvalidArgumentError, match="a UINT32") as e:
+        dml.load_dxdispatch(json.dumps(graph_model(desc)))
+    assert e.value.field == "dispatchables.graph.desc.InputEdges[0].ToNodeIndex"
+
+
 def test_a_total_tensor_size_of_0_is_computed_as_dxdispatch_computes_it():
     spec = json.loads(OPERATOR_MODELS["tile"][0])
     spec["dispatchables"]["op"]["desc"]["OutputTensor"]["TotalTensorSizeInBytes"] = 0

@@ -17,6 +17,7 @@ from dmljax._src.contract import Operator, Role, tensor_fields
 from dmljax._src.dtypes import DataType
 from dmljax._src.dxdispatch.json_model import (
     enum_name,
+    json_uint,
     model_error,
     parse_data_type,
     pascal_case,
@@ -361,7 +362,9 @@ def _edges(desc: Mapping[str, Any], key: str, kind: type[Edge], where: str) -> t
         missing = [f for f in _EDGE_FIELDS[kind] if f not in edge]
         if missing:
             raise model_error(f"{at}.{missing[0]}", "an index", "nothing")
-        fields = {snake_case(f): edge[f] for f in _EDGE_FIELDS[kind]}
+        fields: dict[str, Any] = {
+            snake_case(f): json_uint(edge[f], f"{at}.{f}", 32) for f in _EDGE_FIELDS[kind]
+        }
         fields["name"] = str(edge.get("Name", ""))
         edges.append(_within(at, functools.partial(kind, **fields)))
     return tuple(edges)
@@ -376,10 +379,7 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
         raise model_error(at, "an object of DML_GRAPH_DESC's fields", repr(desc)[:80])
     counts = []
     for key in ("InputCount", "OutputCount"):
-        value = desc.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
-            raise model_error(f"{at}.{key}", "a count (a UINT, 0 to 2**32 - 1)", repr(value))
-        counts.append(value)
+        counts.append(json_uint(desc.get(key), f"{at}.{key}", 32))
     _check_execution_flags(spec, f"{where}.executionFlags")
     nodes = desc.get("Nodes")
     if not isinstance(nodes, list):

@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from dmljax._src.dxdispatch.dispatchables import BindPoint, Dispatchable, parse_dispatchables
-from dmljax._src.dxdispatch.json_model import OP, model_error, parse_model
+from dmljax._src.dxdispatch.json_model import OP, json_uint, model_error, parse_model
 from dmljax._src.dxdispatch.resources import Resource, parse_resource
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.graph import element_bytes, read_bytes
@@ -79,9 +79,13 @@ class DxDispatchModel:
     def __init__(self, model: Any, folder: pathlib.Path, options: Mapping[str, Any]) -> None:
         if not isinstance(model, Mapping):
             raise model_error("model", "a JSON object", type(model).__name__)
-        for member in ("resources", "dispatchables", "commands"):
+        for member, kind, what in (("resources", Mapping, "an object of named resources"),
+                                   ("dispatchables", Mapping, "an object of named dispatchables"),
+                                   ("commands", list, "an array of commands")):  # fmt: skip
             if member not in model:
                 raise model_error(member, f"an object named '{member}'", "nothing")
+            if not isinstance(model[member], kind):
+                raise model_error(member, what, repr(model[member])[:80])
         self.resources = {
             name: parse_resource(spec, f"resources.{name}", folder)
             for name, spec in model["resources"].items()
@@ -205,8 +209,10 @@ class DxDispatchModel:
         resource = self._resource(binding.get("name"), f"{where}.name")
         # Without a data type (a mixed array) the element size is 0, as in DxDispatch.
         default = 0 if resource.data_type is None else resource.data_type.dtype.itemsize
-        size = int(binding.get("elementSizeInBytes", default))
-        return name, int(binding.get("elementOffset", 0)) * size
+        size = json_uint(
+            binding.get("elementSizeInBytes", default), f"{where}.elementSizeInBytes", 32
+        )
+        return name, json_uint(binding.get("elementOffset", 0), f"{where}.elementOffset") * size
 
     def _entries(
         self, point: BindPoint, bindings: Mapping[str, Any], where: str
@@ -419,9 +425,13 @@ def load_dxdispatch(
         return DxDispatchModel(parse_model(text, "model"), pathlib.Path.cwd(), options)
     path = pathlib.Path(text)
     try:
-        content = path.read_text()
+        content = path.read_text(encoding="utf-8")
     except OSError as error:
         raise model_error(
             "source", "a readable JSON model file", f"{text} ({error.strerror})"
+        ) from None
+    except UnicodeDecodeError as error:  # JSON is UTF-8 (RFC 8259), as DxDispatch reads it
+        raise model_error(
+            "source", "a JSON model file in UTF-8", f"{text} (byte {error.start}: {error.reason})"
         ) from None
     return DxDispatchModel(parse_model(content, str(path)), path.parent, options)

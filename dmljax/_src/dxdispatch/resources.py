@@ -13,7 +13,7 @@ import numpy as np
 
 from dmljax._src import rules
 from dmljax._src.dtypes import DataType
-from dmljax._src.dxdispatch.json_model import model_error, parse_data_type
+from dmljax._src.dxdispatch.json_model import json_uint, model_error, parse_data_type
 
 __all__ = ["Resource", "parse_resource"]
 
@@ -94,9 +94,7 @@ def _require_fits(nbytes: int, where: str, given: str) -> None:
 
 
 def _count(spec: Mapping[str, Any], where: str, data_type: DataType) -> int:
-    count = spec.get("valueCount")
-    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2**32:
-        raise model_error(f"{where}.valueCount", "a UINT32 count", repr(count))
+    count = json_uint(spec.get("valueCount"), f"{where}.valueCount", 32)
     _require_fits(count * data_type.dtype.itemsize, f"{where}.valueCount", f"{count} values")
     return count
 
@@ -212,11 +210,11 @@ def _parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     raw, data_type = _initial_values(spec["initialValues"], data_type, where, folder)
     if not raw:
         raise model_error(f"{where}.initialValues", "at least one value", "none")
-    offset = _uint64(
+    offset = json_uint(
         spec.get("initialValuesOffsetInBytes", 0), f"{where}.initialValuesOffsetInBytes"
     )
     # DxDispatch: the initial values' size rounded up to 4 bytes, the offset not counted.
-    size = _uint64(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
+    size = json_uint(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
     _require_fits(size, f"{where}.sizeInBytes", f"{size} bytes")
     if size < offset + len(raw):
         raise model_error(
@@ -228,9 +226,3 @@ def _parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     data = bytearray(size)
     data[offset : offset + len(raw)] = raw
     return Resource(data_type, len(raw), data)
-
-
-def _uint64(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64:
-        raise model_error(where, "a UINT64", repr(value))
-    return value

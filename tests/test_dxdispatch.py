@@ -161,6 +161,37 @@ def test_write_file_writes_npy_and_raw_bytes(tmp_path):
     assert (tmp_path / "out.txt").read_bytes() == raw
 
 
+WRITE_FILE_REFUSALS = {
+    "no targetPath": ({}, "targetPath", "a file path"),
+    "a NUL in the path": ({"targetPath": "out\0.bin"}, "targetPath", "without NUL"),
+    "a folder as the file": ({"targetPath": "."}, "targetPath", "a file dmljax can write"),
+    "a file as a folder": ({"targetPath": "gather.json/out.bin"}, "targetPath",
+                           "a file dmljax can write"),
+    "a negative dimension": ({"targetPath": "out.npy", "dimensions": [-1, 2]},
+                             "dimensions[0]", "a UINT32"),
+    "a fractional dimension": ({"targetPath": "out.npy", "dimensions": [1.5]},
+                               "dimensions[0]", "a UINT32"),
+    "dimensions not an array": ({"targetPath": "out.npy", "dimensions": "3"},
+                                "dimensions", "an array of sizes"),
+    "too many elements": ({"targetPath": "out.npy", "dimensions": [2, 3]},
+                          "dimensions", "at most 3 elements"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("refusal", WRITE_FILE_REFUSALS)
+def test_write_file_refusals_name_the_field(refusal, tmp_path):
+    fields, field, fragment = WRITE_FILE_REFUSALS[refusal]
+    spec = json.loads(OPERATOR_MODELS["gather"][0])
+    spec["commands"] = [{"type": "writeFile", "resource": "Out", **fields}]
+    path = tmp_path / "gather.json"
+    path.write_text(json.dumps(spec))
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.load_dxdispatch(path).run()
+    assert e.value.field == f"commands[0].{field}"
+    assert fragment in str(e.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gather.json"]  # nothing written
+
+
 def test_a_verbose_print_shows_each_element_with_its_index_and_bytes():
     spec = json.loads(OPERATOR_MODELS["gather"][0])
     spec["commands"][1]["verbose"] = True

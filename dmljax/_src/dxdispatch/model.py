@@ -8,6 +8,7 @@ from the byte offset its binding gives. Commands run in order and their effects 
 
 from __future__ import annotations
 
+import math
 import os
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
@@ -329,7 +330,10 @@ class DxDispatchModel:
 
     def _write_file(self, command: Mapping[str, Any], where: str) -> None:
         resource = self._resource(command.get("resource"), f"{where}.resource")
-        target = pathlib.Path(str(command.get("targetPath")))
+        path = command.get("targetPath")
+        if not isinstance(path, str) or not path or "\0" in path:
+            raise model_error(f"{where}.targetPath", "a file path (a string without NUL)", path)
+        target = pathlib.Path(path)
         if not target.is_absolute():
             target = self._folder / target
         # The whole buffer, as DxDispatch writes it: .npy shaped by "dimensions" (else
@@ -342,23 +346,38 @@ class DxDispatchModel:
                 str(target),
             )
         if suffix != ".npy":
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(bytes(resource.data))
+            _writing(target, f"{where}.targetPath", lambda: target.write_bytes(resource.data))
             return
         resource = self._typed(command, where, "a .npy file is typed")
         assert resource.data_type is not None
         dtype = resource.data_type.dtype
         values = np.frombuffer(bytes(resource.data), dtype, len(resource.data) // dtype.itemsize)
         dimensions = command.get("dimensions", [values.size])
-        count = int(np.prod(dimensions))
+        if not isinstance(dimensions, list):
+            raise model_error(f"{where}.dimensions", "an array of sizes", repr(dimensions)[:80])
+        for i, size in enumerate(dimensions):
+            json_uint(size, f"{where}.dimensions[{i}]", 32)
+        count = math.prod(dimensions)
         if count > values.size:
             raise model_error(
                 f"{where}.dimensions",
                 f"at most {values.size} elements (the resource's)",
                 dimensions,
             )
+        shaped = values[:count].reshape(dimensions)
+        _writing(target, f"{where}.targetPath", lambda: np.save(target, shaped))
+
+
+def _writing(target: pathlib.Path, where: str, write: Callable[[], Any]) -> None:
+    """``write()`` into ``target``, its folders made first; a path the system refuses (a
+    folder, a file where a folder must go, no permission) is an error naming ``where``."""
+    try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        np.save(target, values[:count].reshape(dimensions))
+        write()
+    except OSError as error:
+        raise model_error(
+            where, "a file dmljax can write", f"{target} ({error.strerror})"
+        ) from None
 
 
 def _read(data: jax.Array, offset: int, tensor: TensorDesc, where: str) -> jax.Array:

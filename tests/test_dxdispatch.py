@@ -175,6 +175,9 @@ WRITE_FILE_REFUSALS = {
                                 "dimensions", "an array of sizes"),
     "too many elements": ({"targetPath": "out.npy", "dimensions": [2, 3]},
                           "dimensions", "at most 3 elements"),
+    "an empty shape too big to count": ({"targetPath": "out.npy",
+                                         "dimensions": [0, 2**31, 2**31]},
+                                        "dimensions", "a shape NumPy can hold"),
 }  # fmt: skip
 
 
@@ -822,6 +825,15 @@ def test_binding_offsets_and_sizes_are_uints(key, value):
     with pytest.raises(InvalidArgumentError, match="a UINT") as e:
         dml.load_dxdispatch(json.dumps(spec)).run()
     assert e.value.field == f"commands[0].bindings.InputTensor.{key}"
+
+
+def test_a_desc_fields_own_rule_is_named_by_its_json_path():
+    # Found by tests/hostile_models.py: the desc's error named TileOperatorDesc.repeats[0].
+    spec = json.loads(OPERATOR_MODELS["tile"][0])
+    spec["dispatchables"]["op"]["desc"]["Repeats"] = [[2]]
+    with pytest.raises(InvalidArgumentError, match="an integer") as e:
+        dml.load_dxdispatch(json.dumps(spec))
+    assert e.value.field == "dispatchables.op.desc.Repeats[0]"
 
 
 @pytest.mark.parametrize("value", [0.0, "0", -1])

@@ -194,6 +194,11 @@ def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
             kwargs[name] = _scalar_union(value, kwargs.get(f"{name}_data_type"), f"{where}.{key}")
     try:
         return operator.desc_type(**kwargs)
+    except InvalidArgumentError as error:  # a field's own rule (a repeat that is no integer)
+        field = re.sub(r"[a-z]+(?:_[a-z0-9]+)*", lambda w: pascal_case(w.group(0)), error.field)
+        raise model_error(
+            f"{where}.{field}", error.expected, error.given, hint=error.hint
+        ) from None
     except TypeError as error:
         raise model_error(
             where, f"every field of {operator.desc_type.__name__}", str(error)

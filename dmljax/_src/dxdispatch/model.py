@@ -364,7 +364,10 @@ class DxDispatchModel:
                 f"at most {values.size} elements (the resource's)",
                 dimensions,
             )
-        shaped = values[:count].reshape(dimensions)
+        try:
+            shaped = values[:count].reshape(dimensions)
+        except ValueError as error:  # an empty shape whose extent NumPy cannot count
+            raise model_error(f"{where}.dimensions", "a shape NumPy can hold", str(error)) from None
         _writing(target, f"{where}.targetPath", lambda: np.save(target, shaped))
 
 

@@ -285,6 +285,41 @@ def test_each_fixed_order_lowering_equals_the_reference(reduction, lowering):
     _assert_same(out, _expected(x, indices[keep], updates[keep], reduction, scatter))
 
 
+def _sign_bits(values: jax.Array) -> list[int]:
+    return [int(b) >> 31 for b in np.asarray(values, np.float32).view(np.uint32)]
+
+
+@pytest.mark.parametrize("how", [None, "plain", "limbs", "lanes", "sort"])
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_zeros_have_the_sign_ieee_addition_gives(backend, how):
+    # -0.0 targets: one gets 64 updates of +0.0 (x + sum is +0.0), one 64 of -0.0 (stays
+    # -0.0), one 1.0 and -1.0 (+0.0), one nothing (keeps -0.0). Every plan: the backend's
+    # default (lanes on the GPU for this contention) and each fixed order.
+    x = jnp.full(4, -0.0, jnp.float32)
+    indices = jnp.array([0] * 64 + [1] * 64 + [2, 2], jnp.int32)
+    updates = jnp.array([0.0] * 64 + [-0.0] * 64 + [1.0, -1.0], jnp.float32)
+    flat = jax.lax.ScatterDimensionNumbers((), (0,), (0,))
+    drop = jax.lax.GatherScatterMode.FILL_OR_DROP
+
+    fixed = None if how in (None, "plain") else how
+
+    @jax.jit
+    def run(x, indices, updates):
+        return reductions.scatter_reduce(
+            x, indices[:, None], updates, flat, "add", mode=drop,
+            deterministic=fixed is not None, fixed_order=fixed,
+        )  # fmt: skip
+
+    with reductions.plan_as(backend):
+        got = (
+            dml.scatter(x, indices, updates, axis=0, reduction="add")
+            if how is None
+            else run(x, indices, updates)
+        )
+    assert _sign_bits(got) == [0, 1, 0, 1]
+    np.testing.assert_array_equal(got, np.zeros(4))
+
+
 @pytest.mark.parametrize("reduction", ["add", "mul"])
 def test_deterministic_rows_through_the_sort(reduction):
     rng = np.random.default_rng(8)

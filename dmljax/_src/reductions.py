@@ -36,8 +36,10 @@ ReductionPlan(accumulator=dtype('float32'), lanes=1)
 ReductionPlan(accumulator=dtype('float32'), lanes=1)
 
 Untouched elements keep their value exactly: the identity each lane starts from leaves
-``x`` as it is, and a lane sum of zero is not added at all, so that ``-0.0`` survives (a
-signalling NaN comes back quiet where a float is widened or combined).
+``x`` as it is. A float sum gives an element that received an update other than ``-0.0``
+``x + total``, as IEEE addition does (``-0.0`` plus updates that sum to zero is ``+0.0``),
+and leaves the bits of the others, untouched or given only ``-0.0`` (a signalling NaN
+comes back quiet where a float is widened or combined).
 """
 
 from __future__ import annotations
@@ -249,10 +251,19 @@ def _privatised(
     combine = _COMBINE[reduction]
     total = lax.reduce(accumulator, np.array(identity, x.dtype), combine, (0,))
     if reduction == "add" and jnp.issubdtype(x.dtype, jnp.inexact):
-        # XLA's reductions may start from +0.0 whatever the init value, so a lane sum of
-        # nothing can come back +0.0, and -0.0 + +0.0 would lose an untouched -0.0.
-        return lax.select(total == 0, x, x + total)
+        # Lanes start at -0.0, which IEEE addition keeps only while every update added is
+        # -0.0 too; x + (-0.0 + ... + -0.0) is x. Elsewhere the element gets x + total,
+        # +0.0 where the updates sum to zero (-0.0 + +0.0 is +0.0). The lanes' bits decide,
+        # not the total: XLA's reductions may start from +0.0 whatever the init value.
+        moved = jnp.any(_bits(accumulator) != _bits(np.array(-0.0, x.dtype)), axis=0)
+        return lax.select(moved, x + total, x)
     return combine(x, total)
+
+
+def _bits(values: Any) -> jax.Array:
+    """A float array's bits as unsigned integers of its width."""
+    unsigned = {2: np.uint16, 4: np.uint32, 8: np.uint64}[np.dtype(values.dtype).itemsize]
+    return lax.bitcast_convert_type(jnp.asarray(values), unsigned)
 
 
 def order_matters(dtype: Any, reduction: Reduction) -> bool:
@@ -361,13 +372,22 @@ def _in_fixed_order(
     _, running = lax.associative_scan(segmented, (starts, values))
     ends = jnp.concatenate([targets[1:] != targets[:-1], jnp.ones((1,), bool)])
     last = jnp.where(ends, targets, x.size)  # one total per target; the rest dropped
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    if reduction == "add" and jnp.issubdtype(x.dtype, jnp.inexact):
+        # The scan's sums of -0.0 come back +0.0 (XLA starts them from +0.0), so a target
+        # whose updates are all -0.0 keeps x's bits, as IEEE's x + -0.0 + ... does; the
+        # others get x + total (see _privatised).
+        moved = _bits(values) != _bits(np.array(-0.0, values.dtype))
+        _, moved = lax.associative_scan(
+            lambda left, right: (left[0] | right[0], right[1] | (~right[0] & left[1])),
+            (starts, moved),
+        )
+        flat = x.reshape(-1)
+        totals = jnp.zeros_like(flat).at[last].set(running, mode="drop", unique_indices=True)
+        touched = jnp.zeros(flat.shape, bool).at[last].set(moved, mode="drop", unique_indices=True)
+        return lax.select(touched, flat + totals, flat).reshape(x.shape)
     totals = _SCATTERS[reduction](
-        x.reshape(-1),
-        last[:, None],
-        running,
-        _FLAT,
-        mode=lax.GatherScatterMode.FILL_OR_DROP,
-        unique_indices=True,
+        x.reshape(-1), last[:, None], running, _FLAT, mode=drop, unique_indices=True
     )
     return totals.reshape(x.shape)
 
@@ -402,14 +422,20 @@ def _exact_sum(x: jax.Array, positions: jax.Array, values: jax.Array, count: int
     """
     flat = x.reshape(-1)
     layout = exact_sum.limb_layout(count)
-    keys = exact_sum.exponent_keys(values)
-    top = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, keys, "max")
+    # One scatter-max gives each target its scale and whether any update that is not -0.0
+    # arrived: 2 * (key + 1) + 1 for such an update, 2 * (key + 1) for a -0.0 (key 0).
+    # Where one did, the target gets x + total (+0.0 for a total of zero, as IEEE adds
+    # -0.0 and +0.0); elsewhere x, whose bits -0.0 updates leave as they are.
+    not_negative_zero = (_bits(values) != _bits(np.array(-0.0, values.dtype))).astype(np.int32)
+    marks = 2 * (exact_sum.exponent_keys(values) + 1) + not_negative_zero
+    marked = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, marks, "max")
+    top = jnp.maximum(marked // 2 - 1, 0)
     scale = jnp.take(top, positions, mode="clip")  # a dropped update's scale is never used
     limbs = exact_sum.encode(values, scale, layout)
     sums = _integer_scatter(jnp.zeros((*flat.shape, layout.limbs), np.int32), positions,
                             limbs, "add")  # fmt: skip
     total = exact_sum.decode(sums, top, layout)
-    return lax.select(total == 0, flat, flat + total)
+    return lax.select(marked >= 3, flat + total, flat)
 
 
 @_exact_sum.defjvp

@@ -1,4 +1,4 @@
-"""Hypothesis over hostile DxDispatch models, run by tests/test_hostile_models.py in a
+"""Hypothesis over hostile DxDispatch models, run by tests/test_hostile_harness.py in a
 subprocess whose address space allows 1 GiB more than it holds after its imports: every
 model must load and run, or be refused with a dmljax ArgumentError; no other exception,
 no abort, no allocation of more than 1 GiB. Prints the counts as JSON.

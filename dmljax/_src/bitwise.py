@@ -17,10 +17,15 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["concatenate", "exactly", "may_change_bits"]
+__all__ = ["bits", "concatenate", "exactly", "is_negative_zero", "may_change_bits"]
 
 _NATIVE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
-_UNSIGNED = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
+_UNSIGNED = {
+    1: np.dtype(np.uint8),
+    2: np.dtype(np.uint16),
+    4: np.dtype(np.uint32),
+    8: np.dtype(np.uint64),
+}
 
 Move = Callable[..., jax.Array]
 """``move(*operands, fill, *using)``: slices, reversals, concatenates, pads with ``fill`` (a
@@ -67,6 +72,24 @@ def exactly(
     return _move_bits(move, fill_value, len(operands), *operands, *using)
 
 
+def bits(x: jax.Array) -> jax.Array:
+    """``x``'s bits, as unsigned integers of its width.
+
+    >>> bits(jnp.array([-0.0, 1.0]))
+    Array([2147483648, 1065353216], dtype=uint32)
+    """
+    return lax.bitcast_convert_type(x, _UNSIGNED[np.dtype(x.dtype).itemsize])
+
+
+def is_negative_zero(x: jax.Array) -> jax.Array:
+    """Where a float array holds ``-0.0``, by its bits (``-0.0 == 0.0`` as numbers).
+
+    >>> is_negative_zero(jnp.array([-0.0, 0.0, 1.0]))
+    Array([ True, False, False], dtype=bool)
+    """
+    return bits(x) == bits(jnp.array(-0.0, x.dtype))
+
+
 @functools.partial(jax.custom_jvp, nondiff_argnums=(0, 1, 2))
 def _move_bits(move: Move, fill: np.ndarray | None, count: int, *arrays: jax.Array) -> jax.Array:
     operands, using = arrays[:count], arrays[count:]
@@ -74,8 +97,8 @@ def _move_bits(move: Move, fill: np.ndarray | None, count: int, *arrays: jax.Arr
     unsigned = _UNSIGNED[np.dtype(dtype).itemsize]
     # The barriers keep XLA's simplifier from moving the bitcasts past the movement, which
     # would float-convert it again (jax 0.10.2 fuses slices feeding the concatenate so).
-    bits = lax.optimization_barrier([lax.bitcast_convert_type(x, unsigned) for x in operands])
-    moved = move(*bits, None if fill is None else fill.view(unsigned), *using)
+    words = lax.optimization_barrier([bits(x) for x in operands])
+    moved = move(*words, None if fill is None else fill.view(unsigned), *using)
     return lax.bitcast_convert_type(lax.optimization_barrier(moved), dtype)
 
 

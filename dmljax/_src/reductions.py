@@ -56,7 +56,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from dmljax._src import exact_sum, log_product
+from dmljax._src import bitwise, exact_sum, log_product
 
 __all__ = [
     "CONTENDED",
@@ -255,15 +255,9 @@ def _privatised(
         # -0.0 too; x + (-0.0 + ... + -0.0) is x. Elsewhere the element gets x + total,
         # +0.0 where the updates sum to zero (-0.0 + +0.0 is +0.0). The lanes' bits decide,
         # not the total: XLA's reductions may start from +0.0 whatever the init value.
-        moved = jnp.any(_bits(accumulator) != _bits(np.array(-0.0, x.dtype)), axis=0)
+        moved = jnp.any(~bitwise.is_negative_zero(accumulator), axis=0)
         return lax.select(moved, x + total, x)
     return combine(x, total)
-
-
-def _bits(values: Any) -> jax.Array:
-    """A float array's bits as unsigned integers of its width."""
-    unsigned = {2: np.uint16, 4: np.uint32, 8: np.uint64}[np.dtype(values.dtype).itemsize]
-    return lax.bitcast_convert_type(jnp.asarray(values), unsigned)
 
 
 def order_matters(dtype: Any, reduction: Reduction) -> bool:
@@ -377,7 +371,7 @@ def _in_fixed_order(
         # The scan's sums of -0.0 come back +0.0 (XLA starts them from +0.0), so a target
         # whose updates are all -0.0 keeps x's bits, as IEEE's x + -0.0 + ... does; the
         # others get x + total (see _privatised).
-        moved = _bits(values) != _bits(np.array(-0.0, values.dtype))
+        moved = ~bitwise.is_negative_zero(values)
         _, moved = lax.associative_scan(
             lambda left, right: (left[0] | right[0], right[1] | (~right[0] & left[1])),
             (starts, moved),
@@ -426,8 +420,8 @@ def _exact_sum(x: jax.Array, positions: jax.Array, values: jax.Array, count: int
     # arrived: 2 * (key + 1) + 1 for such an update, 2 * (key + 1) for a -0.0 (key 0).
     # Where one did, the target gets x + total (+0.0 for a total of zero, as IEEE adds
     # -0.0 and +0.0); elsewhere x, whose bits -0.0 updates leave as they are.
-    not_negative_zero = (_bits(values) != _bits(np.array(-0.0, values.dtype))).astype(np.int32)
-    marks = 2 * (exact_sum.exponent_keys(values) + 1) + not_negative_zero
+    not_negative_zero = ~bitwise.is_negative_zero(values)
+    marks = 2 * (exact_sum.exponent_keys(values) + 1) + not_negative_zero.astype(np.int32)
     marked = _integer_scatter(jnp.zeros(flat.shape, np.int32), positions, marks, "max")
     top = jnp.maximum(marked // 2 - 1, 0)
     scale = jnp.take(top, positions, mode="clip")  # a dropped update's scale is never used

@@ -13,7 +13,7 @@ import numpy as np
 
 from dmljax._src import rules
 from dmljax._src.dtypes import DataType
-from dmljax._src.dxdispatch.json_model import json_uint, model_error, parse_data_type
+from dmljax._src.dxdispatch.json_model import OP, json_uint, model_error, parse_data_type
 
 __all__ = ["Resource", "parse_resource"]
 
@@ -83,14 +83,9 @@ _COPIES = 4
 def _require_fits(nbytes: int, where: str, given: str) -> None:
     """Refuses a buffer whose copies exceed the devices' memory, before anything is
     allocated: a model of a few bytes can ask for any size."""
-    memory = rules.device_memory()
-    if memory is not None and nbytes * _COPIES > memory:
-        raise model_error(
-            where,
-            f"a size that fits the memory of the devices {_COPIES} times (loading "
-            f"copies a buffer that often; {memory} bytes in all)",
-            f"{given} ({nbytes} bytes)",
-        )
+    rules.require_fits_memory(
+        nbytes * _COPIES, op=OP, field=where, given=f"{given}, {_COPIES} copies while loading"
+    )
 
 
 def _count(spec: Mapping[str, Any], where: str, data_type: DataType) -> int:

@@ -55,7 +55,10 @@ def parse_model(text: str, where: str) -> Any:
     """The JSON value of a model's text; any text that is no JSON model (too deeply
     nested, an integer of more digits than Python converts) is an error naming ``where``."""
     try:
-        return json.loads(_strict_json(text, where))
+        try:  # most models are strict JSON, which stripping leaves as it is
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return json.loads(_strict_json(text, where))
     except json.JSONDecodeError as error:
         raise model_error(where, "a JSON model", f"{error.msg} at line {error.lineno}") from None
     except RecursionError:

@@ -15,7 +15,7 @@ import pytest
 from jax.test_util import check_grads
 
 import dmljax as dml
-from dmljax._src import exact_sum, reductions
+from dmljax._src import exact_sum, log_product, reductions
 from dmljax._src.checking import reference
 from dmljax._src.reductions import ReductionPlan, plan_reduction
 from tests import helpers
@@ -44,10 +44,18 @@ def test_a_gpu_widens_every_narrow_type():
 @pytest.mark.parametrize("targets", [1, 16, 1024, 65536, 2**20])
 @pytest.mark.parametrize("updates", [2**10, 2**20, 2**24])
 def test_lanes_follow_the_contention_within_the_budget(reduction, targets, updates):
-    lanes = plan_reduction(jnp.float32, reduction, targets=targets, updates=updates,
-                           backend="gpu").lanes  # fmt: skip
+    plan = plan_reduction(jnp.float32, reduction, targets=targets, updates=updates,
+                          backend="gpu")  # fmt: skip
+    lanes = plan.lanes
     assert lanes & (lanes - 1) == 0  # a power of two
-    if updates < reductions.CONTENDED * targets:
+    contended = updates >= reductions.CONTENDED * targets
+    if reduction == "mul" and updates <= log_product.MAX_COUNT:
+        # A float32 product as long as this is as accurate only as a log product.
+        assert plan.log_product == contended
+        assert lanes == 1
+        return
+    assert not plan.log_product
+    if not contended:
         assert lanes == 1
         return
     assert lanes * targets <= reductions.LANE_BUDGET
@@ -139,7 +147,10 @@ def test_scatter_plans_equal_the_reference(dtype, reduction, backend):
             x, indices, updates = _operands(dtype, reduction, 16, order,
                                             np.random.default_rng(seed))  # fmt: skip
             plan = plan_reduction(dtype, reduction, targets=x.size, updates=updates.size)
-            assert (plan.lanes > 1) == (backend == "gpu")
+            if reduction == "mul" and jnp.issubdtype(dtype, jnp.floating):
+                assert plan.log_product  # on every backend: long float products
+            else:
+                assert (plan.lanes > 1) == (backend == "gpu")
             # device_put, not jnp.asarray: no program per shape (plan_as clears the caches).
             operands = jax.device_put((x, indices, updates))
             out = dml.scatter(*operands, axis=0, reduction=reduction)
@@ -257,7 +268,8 @@ def test_deterministic_sums_and_products_equal_the_reference(dtype, reduction, t
     lowering = reductions.fixed_order_lowering(jnp.float32, reduction, windows=count,
                                                targets=targets)  # fmt: skip
     assert lowering == "limbs"
-    words = exact_sum.limb_layout(count).limbs + (0 if reduction == "add" else 3)
+    layout = exact_sum.limb_layout(count) if reduction == "add" else log_product.limb_layout(count)
+    words = layout.limbs + (0 if reduction == "add" else 3)
     assert f"{targets}x{words}xi32>" in text  # the integer sums
     assert "stablehlo.sort" not in text
 

@@ -101,23 +101,21 @@ def encode(values: jax.Array, top: jax.Array, layout: LimbLayout) -> jax.Array:
     In a target whose top is 255 only the non-finite updates count: +inf in limb 0,
     -inf in limb 1, a NaN in both.
     """
-    negative, exponent, mantissa, field = fields(values)
-    shift = top - exponent
+    # One elementwise expression over a limb axis, not a stack of per-limb columns: XLA
+    # computes a concatenation's operands again for every column, and with them
+    # whatever computed ``values`` (a broadcast makes it keep an expensive producer).
+    negative, exponent, mantissa, field = (a[..., None] for a in fields(values))
+    top = top[..., None]
+    k = jnp.arange(layout.limbs, dtype=np.int32).reshape((1,) * values.ndim + (-1,))
+    right = k * layout.bits - layout.guard + (top - exponent)
+    piece = jnp.where(
+        right >= 0, mantissa >> jnp.clip(right, 0, 31), mantissa << jnp.clip(-right, 0, 31)
+    )
     mask = (1 << layout.bits) - 1
-    limbs = []
-    for k in range(layout.limbs):
-        right = k * layout.bits - layout.guard + shift
-        piece = jnp.where(
-            right >= 0,
-            mantissa >> jnp.clip(right, 0, 31),
-            mantissa << jnp.clip(-right, 0, 31),
-        )
-        piece = jnp.where(negative, -(piece & mask), piece & mask)
-        nan = (field == _NONFINITE) & (mantissa != 0x800000)
-        special = nan | ((field == _NONFINITE) & (negative == (k == 1)))
-        piece = jnp.where(top == _NONFINITE, jnp.where(special & (k < 2), 1, 0), piece)
-        limbs.append(piece)
-    return jnp.stack(limbs, axis=-1)
+    piece = jnp.where(negative, -(piece & mask), piece & mask)
+    nan = (field == _NONFINITE) & (mantissa != 0x800000)
+    special = nan | ((field == _NONFINITE) & (negative == (k == 1)))
+    return jnp.where(top == _NONFINITE, jnp.where(special & (k < 2), 1, 0), piece)
 
 
 def carried(sums: jax.Array, layout: LimbLayout) -> list[jax.Array]:

@@ -21,19 +21,28 @@ elements, the number of update elements and the backend, never index values. Its
   addresses, so they privatise only from :data:`CONTENDED_WIDE` updates per element
   (an embedding gradient over a vocabulary of 4, not of 256).
   The lane count is the contention rounded down to a power of two, within a budget of
-  :data:`LANE_BUDGET` accumulator elements and at most 1024 lanes. ``mul`` loops
-  compare-and-swap even in float32, so its chains must stay short whatever the index
-  order (the planner cannot see it): it takes as many lanes as the budget allows, up to
-  one per update (2**20 float32 products into 1024 equal targets: 2.3 ms in 1024 lanes,
-  2 243 ms as XLA's scatter). XLA:CPU's scatter is a serial loop with no contention
-  cliff, so the CPU keeps XLA's scatter.
+  :data:`LANE_BUDGET` accumulator elements and at most 1024 lanes. An integer (or
+  float64) ``mul`` loops compare-and-swap, so its chains must stay short whatever the
+  index order (the planner cannot see it): it takes as many lanes as the budget
+  allows, up to one per update (2**20 float32 products into 1024 equal targets: 2.3 ms
+  in 1024 lanes, 2 243 ms as XLA's scatter). XLA:CPU's scatter is a serial loop with no
+  contention cliff, so the CPU keeps XLA's scatter.
+* **Log product (every backend).** A float32 product (16-bit floats in float32) with the
+  same contention, at most :data:`log_product.MAX_COUNT` indices, is summed as integers:
+  exponents, signs and ``log2`` of the mantissas in a fixed point
+  (:mod:`dmljax._src.log_product`). A float32 product of ``n`` factors rounds ``n``
+  times, in lanes, a tree or in sequence (2**22 factors near 1: 2e-2 off through lanes,
+  1e-4 in sequence); the log product rounds once and keeps the pairwise bound
+  ``(ceil(log2 n) + 2) * 2**-24``, in any order, with the same bits on every run.
 
 >>> plan_reduction(jnp.bfloat16, "add", targets=16, updates=2**20, backend="gpu")
-ReductionPlan(accumulator=dtype('float32'), lanes=1024)
+ReductionPlan(accumulator=dtype('float32'), lanes=1024, log_product=False)
 >>> plan_reduction(jnp.float32, "add", targets=2**20, updates=2**20, backend="gpu")
-ReductionPlan(accumulator=dtype('float32'), lanes=1)
+ReductionPlan(accumulator=dtype('float32'), lanes=1, log_product=False)
 >>> plan_reduction(jnp.float32, "add", targets=16, updates=2**20, backend="cpu")
-ReductionPlan(accumulator=dtype('float32'), lanes=1)
+ReductionPlan(accumulator=dtype('float32'), lanes=1, log_product=False)
+>>> plan_reduction(jnp.float32, "mul", targets=16, updates=2**20, backend="cpu").describe()
+'log product, float32'
 
 Untouched elements keep their value exactly: the identity each lane starts from leaves
 ``x`` as it is. A float sum gives an element that received an update other than ``-0.0``
@@ -115,6 +124,8 @@ class ReductionPlan:
 
     accumulator: np.dtype[Any]
     lanes: int = 1
+    log_product: bool = False
+    """A float32 product as integer sums of logarithms (:mod:`dmljax._src.log_product`)."""
 
     def describe(self) -> str:
         """A short label for reports, e.g. ``'1024 lanes, float32'``.
@@ -123,6 +134,8 @@ class ReductionPlan:
         '1024 lanes, float32'
         """
         where = "XLA's scatter" if self.lanes == 1 else f"{self.lanes} lanes"
+        if self.log_product:
+            where = "log product"
         return f"{where}, {self.accumulator.name}"
 
 
@@ -184,8 +197,18 @@ def plan_reduction(
     narrow_float = jnp.issubdtype(dtype, jnp.floating) and dtype.itemsize < 4
     if (narrow_float and reduction in ("add", "mul")) or not on_cpu:
         accumulator = _widened(dtype)
-    contended = CONTENDED_WIDE if window >= WIDE else CONTENDED
-    if on_cpu or targets == 0 or updates < contended * targets:
+    contended = (
+        targets > 0 and updates >= (CONTENDED_WIDE if window >= WIDE else CONTENDED) * targets
+    )
+    if (
+        contended
+        and reduction == "mul"
+        and accumulator == np.float32
+        and updates // max(window, 1) <= log_product.MAX_COUNT
+    ):
+        # Long float32 products round too often in any order, on every backend.
+        return ReductionPlan(accumulator, log_product=True)
+    if on_cpu or not contended:
         return ReductionPlan(accumulator)
     if reduction == "mul":
         # Compare-and-swap chains: hedge against every update meeting one target.
@@ -467,7 +490,7 @@ def scatter_reduce(
     plan = plan_reduction(x.dtype, reduction, targets=x.size, updates=updates.size, window=window)
     wide = plan.accumulator
     x_wide, updates_wide = x.astype(wide), updates.astype(wide)
-    how: int | FixedOrder = plan.lanes
+    how: int | FixedOrder = "limbs" if plan.log_product else plan.lanes
     if deterministic and order_matters(x.dtype, reduction) and _backend() != "cpu":
         windows = math.prod(indices.shape[:-1])
         how = fixed_order or fixed_order_lowering(wide, reduction, windows=windows,
@@ -647,8 +670,8 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     :func:`_product` differentiates it.
     """
     flat = x.reshape(-1)
-    layout = exact_sum.limb_layout(count)
+    layout = log_product.limb_layout(count)
     words = log_product.encode(values, layout)
     sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
                             words, "add")  # fmt: skip
-    return flat * log_product.decode(sums, layout)
+    return log_product.decode(sums, layout, flat)

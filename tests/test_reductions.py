@@ -432,3 +432,29 @@ def test_products_differentiate_with_respect_to_the_updates(backend, determinist
     want = helpers.product_jacobians(x, indices, updates)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_nans_from_a_product_are_the_ones_jnp_gives(backend, deterministic):
+    # Targets: 0 * inf; -0.0 * inf; a -NaN x; a +NaN factor; a -NaN factor times -1; a
+    # -NaN then a +NaN factor (a serial product keeps the first). 16 ones each as well,
+    # enough for the log product.
+    negative_nan = np.float32(np.nan) * np.float32(-1)
+    x = np.array([1.0, -0.0, negative_nan, 1.0, 1.0, 1.0], np.float32)
+    factors = [[0.0, np.inf], [np.inf], [2.0], [np.nan], [negative_nan, -1.0],
+               [negative_nan, np.nan]]  # fmt: skip
+    indices = np.concatenate([[t] * len(f) for t, f in enumerate(factors)] + [np.arange(96) % 6])
+    updates = np.concatenate([np.array(f, np.float32) for f in factors] + [np.ones(96, np.float32)])
+    with reductions.plan_as(backend):
+        assert plan_reduction(jnp.float32, "mul", targets=6, updates=updates.size).log_product
+        got = jax.jit(
+            lambda x, i, u: dml.scatter(
+                x, i, u, axis=0, reduction="mul", deterministic=deterministic
+            )
+        )(x, indices, updates)
+    want = jax.jit(lambda x, i, u: x.at[i].multiply(u))(x, indices, updates)
+    assert np.isnan(got).tolist() == [True, True, True, True, True, True]
+    # A GPU's atomics multiply in any order: which of two NaNs jnp keeps is not defined.
+    compared = 6 if jax.default_backend() == "cpu" else 5
+    assert _sign_bits(got)[:compared] == _sign_bits(want)[:compared]

@@ -107,24 +107,12 @@ def _log2(significand: jax.Array, normalised: jax.Array) -> Pair:
     )
 
 
-def _kept(pair: Pair, positive: jax.Array) -> Pair:
-    """``pair`` divided by a 1.0 that XLA cannot see is one (``positive`` is >= 0).
-
-    XLA fuses cheap elementwise work into every consumer, however often that duplicates
-    it: fused into the limbs' concatenation, the logarithm was computed again for every
-    limb, 25 times its cost on the CPU (an optimization barrier is removed before
-    fusion). A division is expensive, so XLA computes it, and what it reads, once.
-    """
-    one = (positive >> 31).astype(np.float32) + np.float32(1)
-    return pair[0] / one, pair[1] / one
-
-
 def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
     """``values`` (float32, ``(n,)``) as ``(n, 3 + layout.limbs)`` int32 words to add up.
 
     Word 0: 1 per zero or NaN, plus ``-2**31`` per negative nonzero value. Word 1: 1 per
     infinity or NaN, plus ``-2**31`` per ``-0.0``. Word 2: the exponent. Then the limbs
-    of ``log2`` of the mantissa, carried (all but the last in ``[0, 2**bits)``).
+    of ``log2`` of the mantissa, each in ``[0, 2**bits)``.
     """
     negative, exponent, mantissa, field = exact_sum.fields(values)
     lead = lax.clz(mantissa) - 8  # a subnormal's mantissa moved up to bit 23
@@ -137,14 +125,38 @@ def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
     ordinary = ~zero & ~nonfinite
     signs = jnp.where(negative & ~zero, _SIGN, np.int32(0)) + (zero | nan).astype(np.int32)
     specials = jnp.where(negative & zero, _SIGN, np.int32(0)) + (nonfinite.astype(np.int32))
-    hi, lo = _kept(_log2(significand, normalised), normalised)
-    scale = jnp.full(hi.shape, 127, np.int32)  # the fixed point of 2**0
-    limbs = exact_sum.encode(jnp.where(ordinary, hi, 0), scale, layout)
-    limbs = limbs + exact_sum.encode(jnp.where(ordinary, lo, 0), scale, layout)
-    # Carried here, so that each limb a scatter adds is below 2**bits, as the layout needs.
-    limbs = jnp.stack(exact_sum.carried(limbs, layout), axis=-1)
+    high, low = _fixed_point(_log2(significand, normalised))
+    limbs = _limbs(jnp.where(ordinary, high, 0), jnp.where(ordinary, low, 0), layout)
     counts = jnp.stack([signs, specials, jnp.where(ordinary, power, 0)], axis=-1)
     return jnp.concatenate([counts, limbs], axis=-1)
+
+
+def _fixed_point(pair: Pair) -> tuple[jax.Array, jax.Array]:
+    """``floor((hi + lo) * 2**48)`` for a pair in ``[0, 1)``, as its top and bottom 24 bits
+    (int32): float conversions of exact float32 values, no more."""
+    scaled = pair[0] * np.float32(2.0**24)  # exact; below 2**24, so its ulp is at most 1
+    whole = jnp.floor(scaled)
+    # The fraction is exact; adding lo rounds only below 2**-24 of it, 2**-48 of the value.
+    rest = ((scaled - whole) + pair[1] * np.float32(2.0**24)) * np.float32(2.0**24)
+    low = jnp.floor(rest)
+    borrow = jnp.where(low < 0, 1, 0) - jnp.where(low >= 2.0**24, 1, 0)
+    high = whole.astype(np.int32) - borrow
+    return high, low.astype(np.int32) + borrow * (1 << 24)
+
+
+def _limbs(high: jax.Array, low: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
+    """The fixed point of ``high * 2**24 + low`` (48 fraction bits) with ``23 + guard``
+    fraction bits, as ``(n, limbs)`` limbs of ``bits`` bits, lowest first.
+
+    One expression over a limb axis, whose inputs XLA computes once (see
+    :func:`exact_sum.encode`)."""
+    k = jnp.arange(layout.limbs, dtype=np.int32).reshape((1,) * high.ndim + (-1,))
+    start = k * layout.bits + (48 - (23 + layout.guard))  # the limb's lowest bit in the 48
+    high, low = high[..., None], low[..., None]
+    from_high = high >> jnp.clip(start - 24, 0, 31)
+    from_low = jnp.where(start >= 0, low >> jnp.clip(start, 0, 31), low << jnp.clip(-start, 0, 31))
+    spliced = jnp.where(start >= 24, from_high, from_low | (high << jnp.clip(24 - start, 0, 31)))
+    return spliced & ((1 << layout.bits) - 1)
 
 
 def _field(limbs: list[jax.Array], bits: int, low: int, width: int) -> jax.Array:
@@ -198,49 +210,58 @@ def _exp2(high: jax.Array, low: jax.Array) -> Pair:
     return float_pairs.add(power, float_pairs.mul(power, series))
 
 
-def decode(sums: jax.Array, layout: exact_sum.LimbLayout, x: jax.Array | None = None) -> jax.Array:
+def decode(
+    sums: jax.Array,
+    layout: exact_sum.LimbLayout,
+    x: jax.Array | None = None,
+    first_nan: jax.Array | None = None,
+) -> jax.Array:
     """The products of summed words ``(..., 3 + limbs)``, times ``x`` (float32, of the
     sums' leading shape) if given, each rounded to float32 once.
 
-    ``x`` is one more factor, added to the sums after their carries (so the layout of
-    ``count`` updates holds it too); a NaN ``x`` comes back with its bits, as IEEE
-    multiplication propagates it.
+    ``x`` multiplies the product in pairs before the one rounding. The special values are
+    IEEE multiplication's, and NaNs are the ones a serial product (XLA:CPU's scatter)
+    gives: ``x`` if it is a NaN, else the first NaN factor, ``first_nan`` (per target,
+    anything where there is none; without it, a NaN factor is taken for an invalid
+    ``0 * inf``), else for a zero times an infinity the NaN this backend's ``0 * inf``
+    gives at run time.
     """
+    signs, specials, power = sums[..., 0], sums[..., 1], sums[..., 2]
     limbs = exact_sum.carried(sums[..., _LOG:], layout)
-    if x is not None:
-        own = encode(x.reshape(-1), layout).reshape((*x.shape, -1))
-        counts = sums[..., :_LOG] + own[..., :_LOG]
-        limbs = [
-            a + b for a, b in zip(limbs, exact_sum.carried(own[..., _LOG:], layout), strict=True)
-        ]
-        return jnp.where(jnp.isnan(x), x, _product(counts, limbs, layout))
-    return _product(sums[..., :_LOG], limbs, layout)
-
-
-def _product(counts: jax.Array, limbs: list[jax.Array], layout: exact_sum.LimbLayout) -> jax.Array:
-    signs, specials, power = counts[..., 0], counts[..., 1], counts[..., 2]
-    limbs = exact_sum.carried(jnp.stack(limbs, axis=-1), layout)
     point = 23 + layout.guard
-    whole = _whole(limbs, layout.bits, point)
     hi, lo = _exp2(_field(limbs, layout.bits, point - 24, 24),
                    _field(limbs, layout.bits, point - 48, 24))  # fmt: skip
-    exponent = jnp.clip(power + whole, -252, 254)  # beyond, the power is 0 or inf anyway
+    exponent = power + _whole(limbs, layout.bits, point)
+    if x is None:
+        x = jnp.ones(hi.shape, np.float32)
+    x_negative, x_exponent, x_mantissa, x_field = exact_sum.fields(x)
+    lead = lax.clz(x_mantissa) - 8  # a subnormal x's mantissa moved up to bit 23
+    normalised = x_mantissa << jnp.clip(lead, 0, 24)
+    x_significand = lax.bitcast_convert_type((normalised & 0x7FFFFF) | 0x3F800000, jnp.float32)
+    # A NaN factor counts as a zero and an infinity: both counts are then positive.
+    zeros = ((signs & _COUNT) > 0) | ((x_mantissa == 0) & (x_field != 0xFF))
+    infinities = ((specials & _COUNT) > 0) | (x_field == 0xFF)
+    negative = ((signs < 0) != (specials < 0)) != x_negative  # -0.0 and x included
+    # x's significand times the product's, in pairs: one rounding for x and the factors.
+    hi, lo = float_pairs.mul_float((hi, lo), x_significand)
+    exponent = jnp.clip(exponent + (x_exponent - 127 - lead), -252, 254)  # beyond: 0 or inf
     half = exponent >> 1
     # Rounded once at 2**half, where it stays normal: the same rounding as at the final
-    # scale wherever the product is normal (a power of two commutes with it).
+    # scale wherever the result is normal (a power of two commutes with it).
     magnitude = hi * exact_sum.power_of_two(half) + lo * exact_sum.power_of_two(half)
     magnitude = magnitude * exact_sum.power_of_two(exponent - half)
-    finite = jnp.where(signs < 0, -magnitude, magnitude)
-    zeros = signs & _COUNT
-    infinities = specials & _COUNT
-    negative = (signs < 0) != (specials < 0)
-    inf = jnp.where(negative, np.float32(-np.inf), np.float32(np.inf))
-    return jnp.where(
-        (zeros > 0) & (infinities > 0),
-        np.float32(np.nan),
-        jnp.where(
-            infinities > 0,
-            inf,
-            jnp.where(zeros > 0, jnp.where(negative, np.float32(-0.0), np.float32(0.0)), finite),
-        ),
-    )
+    signed_zero = jnp.where(negative, np.float32(-0.0), np.float32(0.0))
+    signed_inf = jnp.where(negative, np.float32(-np.inf), np.float32(np.inf))
+    result = jnp.where(negative, -magnitude, magnitude)
+    result = jnp.where(zeros, signed_zero, jnp.where(infinities, signed_inf, result))
+    result = jnp.where(zeros & infinities, _invalid(x), result)
+    if first_nan is not None:
+        result = jnp.where(jnp.isnan(first_nan), first_nan * np.float32(1), result)
+    return jnp.where(jnp.isnan(x), x, result)
+
+
+def _invalid(x: jax.Array) -> jax.Array:
+    """NaN as this backend's ``0 * inf`` gives it at run time (x86 sets the sign bit),
+    from ``x * 0``: a zero LLVM cannot prove (a zero it can prove, even one made of
+    bits, it folds into its own NaN, whose sign bit is clear)."""
+    return (x * np.float32(0)) * np.float32(np.inf)

@@ -674,4 +674,9 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     words = log_product.encode(values, layout)
     sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
                             words, "add")  # fmt: skip
-    return log_product.decode(sums, layout, flat)
+    # The first NaN factor of each target, which a serial product returns (quieted).
+    last = np.int32(np.iinfo(np.int32).max)
+    order = jnp.where(jnp.isnan(values), lax.iota(np.int32, values.size), last)
+    first = _integer_scatter(jnp.full(flat.shape, last), positions, order, "min")
+    first_nan = jnp.where(first < last, jnp.take(values, first, mode="clip"), 0)
+    return log_product.decode(sums, layout, flat, first_nan)

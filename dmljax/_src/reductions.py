@@ -674,9 +674,17 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     words = log_product.encode(values, layout)
     sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
                             words, "add")  # fmt: skip
-    # The first NaN factor of each target, which a serial product returns (quieted).
+    # One scatter-min: the first NaN factor of each target, which a serial product returns
+    # (quieted), or last - 1 where factors but no NaN arrived, or last where none did.
     last = np.int32(np.iinfo(np.int32).max)
-    order = jnp.where(jnp.isnan(values), lax.iota(np.int32, values.size), last)
+    order = jnp.where(jnp.isnan(values), lax.iota(np.int32, values.size), last - 1)
     first = _integer_scatter(jnp.full(flat.shape, last), positions, order, "min")
-    first_nan = jnp.where(first < last, jnp.take(values, first, mode="clip"), 0)
-    return log_product.decode(sums, layout, flat, first_nan)
+    first_nan = jnp.where(first < last - 1, jnp.take(values, first, mode="clip"), 0)
+    product = log_product.decode(sums, layout, flat, first_nan)
+    if jax.default_backend() == "gpu":
+        # CUDA's arithmetic returns its one canonical NaN whatever NaNs go in: jnp's
+        # scatter-mul on an H200 gives 0x7FFFFFFF for every NaN product, a NaN x it
+        # multiplies included.
+        canonical = lax.bitcast_convert_type(np.int32(0x7FFFFFFF), np.float32)
+        product = jnp.where((first < last) & jnp.isnan(product), canonical, product)
+    return product

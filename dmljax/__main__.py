@@ -1,5 +1,6 @@
-"""``python -m dmljax``: ``selftest`` (is it right here?), ``bench`` (is it fast here?) and
-``scaling`` (does it scale over this machine's devices?).
+"""``python -m dmljax``, or the ``dmljax`` console script: ``selftest`` (is it right
+here?), ``bench`` (is it fast here?) and ``scaling`` (does it scale over this machine's
+devices?).
 
 Examples::
 
@@ -21,16 +22,23 @@ import pathlib
 import sys
 from collections.abc import Sequence
 
+import dmljax
 from dmljax._src.bench import adversarial, command, scaling as scaling_module
 from dmljax._src.checking import selftest as selftest_module
 
 __all__ = ["main", "run", "unwritable"]
 
 
+def _program() -> str:
+    """How the user ran the command: the ``dmljax`` console script or ``python -m dmljax``."""
+    return "dmljax" if pathlib.Path(sys.argv[0]).name == "dmljax" else "python -m dmljax"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m dmljax", description="dmljax: DirectML operators in pure JAX."
+        prog=_program(), description="dmljax: DirectML operators in pure JAX."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {dmljax.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     selftest = commands.add_parser(
@@ -152,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = getattr(args, option, None)
         problem = None if path is None else unwritable(path, f"--{option}")
         if problem is not None:
-            print(f"python -m dmljax {args.command}: {problem}", file=sys.stderr)
+            print(f"{_program()} {args.command}: {problem}", file=sys.stderr)
             return 2
     if args.command == "selftest":
         if args.draws < 0:
@@ -199,7 +207,7 @@ def _run_model(path: str, json_path: str | None) -> int:
         model = load_dxdispatch(path)
         lines = model.run()
     except InvalidArgumentError as error:
-        print(f"python -m dmljax run: {error}", file=sys.stderr)
+        print(f"{_program()} run: {error}", file=sys.stderr)
         return 2
     print("\n".join(lines))
     if json_path is not None:

@@ -23,6 +23,11 @@ from typing import Any
 __all__ = ["ArgumentError", "ArgumentTypeError", "InvalidArgumentError", "NarrowedIndicesWarning"]
 
 
+def __dir__() -> list[str]:
+    """Only the errors: ``dir(dmljax.errors)`` is what a user may import from it."""
+    return sorted(__all__)
+
+
 class ArgumentError(Exception):
     """Base of the errors dmljax raises for bad descs and arguments.
 

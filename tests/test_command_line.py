@@ -142,3 +142,29 @@ def test_run_refuses_a_model_it_cannot_run_in_one_line(text, fragment, tmp_path,
     (line,) = captured.err.splitlines()
     assert line.startswith("python -m dmljax run: ")
     assert fragment in line
+
+
+def test_version_names_the_installed_version(capsys):
+    import dmljax
+
+    with pytest.raises(SystemExit) as exit_status:
+        main(["--version"])
+    assert exit_status.value.code == 0
+    assert capsys.readouterr().out.strip() == f"python -m dmljax {dmljax.__version__}"
+
+
+def test_the_package_declares_its_licence_and_console_script():
+    from importlib import metadata
+
+    assert metadata.metadata("dmljax")["License-Expression"] == "Apache-2.0"
+    head = (helpers.REPO / "LICENSE").read_text()[:200]
+    assert "Apache License" in head
+    assert "Version 2.0, January 2004" in head
+    scripts = metadata.entry_points(group="console_scripts", name="dmljax")
+    assert [script.value for script in scripts] == ["dmljax.__main__:run"]
+
+
+def test_dir_of_the_errors_module_is_its_errors():
+    import dmljax as dml
+
+    assert dir(dml.errors) == sorted(dml.errors.__all__)

@@ -283,7 +283,12 @@ def test_python_dash_m_dmljax_selftest_passes(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
     assert max(map(len, out.splitlines())) <= selftest.WIDTH
-    assert done.stderr == ""  # progress is for a terminal; a pipe gets none
+    # A pipe gets a line per operator and kind as its checks finish, timed.
+    progress = done.stderr.splitlines()
+    assert progress
+    assert all(re.fullmatch(r"\[ *\d+\.\ds\] (doc examples|sweep) \w+: \d+ checks?", line)
+               for line in progress)  # fmt: skip
+    assert any(line.endswith("sweep TILE: 2 checks") for line in progress)
     document = json.loads(path.read_text())
     assert document["passed"] is True
     assert document["filters"] == ["TILE", "scatter"]
@@ -329,7 +334,7 @@ def test_a_filter_that_matches_no_operator_exits_2(capsys):
     assert "no operator name contains 'no such operator'" in capsys.readouterr().err
 
 
-def test_selftest_shows_progress_on_a_terminal_only(capsys):
+def test_selftest_shows_progress_on_a_terminal_and_in_a_log(capsys):
     class Terminal(io.StringIO):
         def isatty(self):
             return True
@@ -340,7 +345,10 @@ def test_selftest_shows_progress_on_a_terminal_only(capsys):
     shown = terminal.getvalue().split("\r")
     assert any(line.startswith("[   1] doc GATHER ") for line in shown)
     assert all(len(line) < selftest.WIDTH for line in shown)
-    assert pipe.getvalue() == ""
+    logged = pipe.getvalue().splitlines()
+    assert "\r" not in pipe.getvalue()
+    assert logged[0].endswith("doc examples GATHER: " + logged[0].split(": ")[1])
+    assert len(logged) == len({line.split("] ")[1].split(":")[0] for line in logged})
     out = capsys.readouterr().out
     assert max(map(len, out.splitlines())) <= selftest.WIDTH
     # Every doc example is a row, and the skipped ones are counted by reason.

@@ -26,6 +26,7 @@ import json
 import pathlib
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
@@ -233,23 +234,58 @@ def _wrapped(text: str, indent: str) -> list[str]:
 
 
 class _Progress:
-    """One line on a terminal, rewritten as each check finishes; nothing elsewhere."""
+    """On a terminal, one line rewritten as each check finishes; elsewhere (a CI log, a
+    pipe into ``tee``), one line per operator as its checks finish, with the time so far.
+
+    >>> import io
+    >>> log = io.StringIO()
+    >>> progress = _Progress(log)
+    >>> for case in ("(2,)", "(3,)"):
+    ...     progress(CheckResult("doc example", "DML_OPERATOR_TILE", case, True, ""))
+    >>> progress.done()
+    >>> log.getvalue().split("] ")[1].rstrip()
+    'doc examples TILE: 2 checks'
+    """
 
     def __init__(self, out: TextIO | None) -> None:
         isatty = getattr(out, "isatty", None)
-        self._out = out if out is not None and isatty is not None and isatty() else None
+        self._terminal = isatty is not None and isatty()
+        self._out = out
         self._count = 0
+        self._group: tuple[str, str] | None = None
+        self._in_group = 0
+        self._start = time.perf_counter()
 
     def __call__(self, row: CheckResult) -> None:
         self._count += 1
-        if self._out is not None:
-            text = f"[{self._count:4d}] {_KINDS[row.kind]} {row.op.removeprefix('DML_OPERATOR_')}"
-            line = elide(f"{text} {row.case}", WIDTH - 1)
+        if self._out is None:
+            return
+        op = row.op.removeprefix("DML_OPERATOR_")
+        if self._terminal:
+            line = elide(f"[{self._count:4d}] {_KINDS[row.kind]} {op} {row.case}", WIDTH - 1)
             print(f"\r{line:<{WIDTH - 1}}", end="", file=self._out, flush=True)
+            return
+        if (row.kind, op) != self._group:
+            self._finish_group()
+            self._group, self._in_group = (row.kind, op), 0
+        self._in_group += 1
+
+    def _finish_group(self) -> None:
+        if self._group is not None and self._out is not None:
+            kind, op = self._group
+            elapsed = time.perf_counter() - self._start
+            label = "doc examples" if kind == "doc example" else "sweep"
+            checks = f"{self._in_group} check{'s' if self._in_group != 1 else ''}"
+            print(f"[{elapsed:6.1f}s] {label} {op}: {checks}", file=self._out, flush=True)
 
     def done(self) -> None:
-        if self._out is not None:
+        if self._out is None:
+            return
+        if self._terminal:
             print(f"\r{'':<{WIDTH - 1}}\r", end="", file=self._out, flush=True)
+        else:
+            self._finish_group()
+            self._group = None
 
 
 def selftest(
@@ -266,9 +302,10 @@ def selftest(
     With ``filters``, only the operators whose DirectML name contains one of them
     (case-insensitive, as ``bench --filter``): ``filters=["TILE"]`` checks TILE alone.
 
-    Progress goes to ``progress_out`` (standard error) when it is a terminal; the
-    table, in lines of at most :data:`WIDTH` characters, to ``out``; every check
-    with its full case and detail to ``json_path``.
+    Progress goes to ``progress_out`` (standard error): a line rewritten on a
+    terminal, a line per operator elsewhere; the table, in lines of at most
+    :data:`WIDTH` characters, to ``out``; every check with its full case and detail to
+    ``json_path``.
 
     Returns:
         0 when everything passed, 1 on any failure, 2 when ``filters`` match nothing.

@@ -580,3 +580,28 @@ def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
             np.testing.assert_array_equal(
                 np.asarray(result).view(np.uint32), np.asarray(want).view(np.uint32)
             )
+
+
+def test_compiled_operators_and_graphs_pickle_as_descs_compiled_again():
+    # For multiprocessing: a pickle holds the desc and options, and loading compiles and
+    # checks them again (through the same caches, so in one process it is the same object).
+    import multiprocessing
+    import pickle
+
+    graph = dml.compile_graph(chain(), feature_level=dml.FeatureLevel.FL_5_0)
+    operator = dml.compile_operator(GATHER, deterministic=True)
+    assert pickle.loads(pickle.dumps(graph)) is graph
+    assert pickle.loads(pickle.dumps(operator)) is operator
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        (y,), gathered = pool.apply(_run_pickled, (graph, operator))
+    np.testing.assert_array_equal(y, [3.0, 2.0])
+    np.testing.assert_array_equal(gathered, [1.0, 5.0])
+
+
+def _run_pickled(graph, operator):
+    """In a new process: both run (and kept their options)."""
+    assert graph.feature_level == dml.FeatureLevel.FL_5_0
+    assert operator.deterministic
+    ys = graph(np.array([1.0, 2.0, 3.0], np.float32), np.array([0, 4], np.int32))
+    gathered = operator(np.arange(6.0, dtype=np.float32) + 1, np.array([0, 4], np.int32))
+    return [np.asarray(y) for y in ys], np.asarray(gathered)

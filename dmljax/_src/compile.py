@@ -253,6 +253,16 @@ class CompiledOperator(Generic[Result, *Inputs]):
         arrays, named = self._prepared(*arrays, out_buffer=out_buffer)
         return self.jitted.lower(*arrays, **named)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its desc and options, compiled again where it is loaded (a jitted
+        program belongs to one process): for ``multiprocessing`` and caches on disk."""
+        return _unpickled_operator, (
+            self.desc,
+            self.feature_level,
+            self.deterministic,
+            self.donate_input,
+        )
+
     def __repr__(self) -> str:
         options = f"feature_level={self.feature_level}"
         if self.deterministic:
@@ -408,3 +418,12 @@ def compile_checked(
 
 def _layouts(tensors: tuple[tuple[str, TensorDesc], ...]) -> str:
     return "; ".join(_layout(tensor) for _, tensor in tensors)
+
+
+def _unpickled_operator(
+    desc: Any, feature_level: FeatureLevel, deterministic: bool, donate_input: bool
+) -> CompiledOperator[Any, *tuple[Any, ...]]:
+    """A pickled :class:`CompiledOperator`, compiled again (and checked again)."""
+    return compile_operator(
+        desc, feature_level=feature_level, deterministic=deterministic, donate_input=donate_input
+    )

@@ -651,6 +651,11 @@ class CompiledGraph:
         """``jax.jit(...).lower`` of the whole graph (to inspect its one XLA program)."""
         return self.jitted.lower(*inputs)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its graph and options, compiled again where it is loaded (a jitted
+        program belongs to one process)."""
+        return _unpickled_graph, (self.graph, self.feature_level, self.deterministic)
+
     def __repr__(self) -> str:
         return f"CompiledGraph({len(self.graph.nodes)} nodes, feature_level={self.feature_level})"
 
@@ -709,3 +714,10 @@ def compile_graph(
 def _compiled(graph: GraphDesc, options: LoweringOptions, x64: bool) -> CompiledGraph:
     del x64  # part of the key: the lowerings depend on it
     return CompiledGraph(graph, options)
+
+
+def _unpickled_graph(
+    graph: GraphDesc, feature_level: FeatureLevel, deterministic: bool
+) -> CompiledGraph:
+    """A pickled :class:`CompiledGraph`, compiled again (and checked again)."""
+    return compile_graph(graph, feature_level=feature_level, deterministic=deterministic)

@@ -167,6 +167,26 @@ def test_like_jax_nn_one_hot_for_labels_in_range():
         )
 
 
+@pytest.mark.parametrize("dtype", [None, jnp.bfloat16, jnp.int8, jnp.bool_], ids=str)
+def test_without_values_it_is_jax_nn_one_hot_for_labels_in_range(dtype):
+    labels = jnp.array([[0, 3], [2, 1]])
+    typed = {} if dtype is None else {"dtype": dtype}
+    for axis in (-1, 0, 2):
+        want = jax.nn.one_hot(labels, 4, axis=axis, **typed)
+        got = jax.jit(lambda i, axis=axis: dml.one_hot(i, depth=4, axis=axis, **typed))(labels)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    # The one difference DirectML makes: -1 is the last class, not none.
+    np.testing.assert_array_equal(dml.one_hot(jnp.array(-1), depth=3), [0.0, 0.0, 1.0])
+    assert not jax.nn.one_hot(jnp.array(-1), 3).any()
+
+
+def test_a_dtype_converts_the_values_given():
+    got = dml.one_hot(jnp.array([1]), jnp.array([2.5, 7.0]), depth=2, dtype=jnp.int32)
+    assert got.dtype == jnp.int32
+    np.testing.assert_array_equal(got, [[2, 7]])
+
+
 def test_empty_depth_scalars_and_empty_indices():
     assert dml.one_hot(jnp.array([1, 2]), jnp.zeros(2), depth=0).shape == (2, 0)
     assert dml.one_hot(jnp.array(1), jnp.array([3, 4]), depth=3).tolist() == [3, 4, 3]

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax.typing import ArrayLike
+from jax.typing import ArrayLike, DTypeLike
 
 from dmljax._src import bitwise, contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import static_int
@@ -134,7 +134,14 @@ def _lower_one_hot(desc: OneHotOperatorDesc, options: contract.LoweringOptions) 
     )
 
 
-def one_hot(indices: ArrayLike, values: ArrayLike, *, depth: int, axis: int = -1) -> jax.Array:
+def one_hot(
+    indices: ArrayLike,
+    values: ArrayLike | None = None,
+    *,
+    depth: int,
+    axis: int = -1,
+    dtype: DTypeLike | None = None,
+) -> jax.Array:
     """One-hot sequences of ``depth`` elements for ``indices``, filled with ``values``'s
     (off, on) pair (DirectML ONE_HOT).
 
@@ -149,10 +156,17 @@ def one_hot(indices: ArrayLike, values: ArrayLike, *, depth: int, axis: int = -1
     Args:
         indices: integers of any width and any shape (0-D and empty too).
         values: at least two elements, off then on (e.g. ``jnp.array([0.0, 1.0])``);
-            the result has its dtype. Only the first two are read.
+            the result has its dtype. Only the first two are read. By default (0, 1),
+            as :func:`jax.nn.one_hot`.
         depth: the length of each sequence (0 gives an empty result).
         axis: where the new axis goes in the result, in ``[-indices.ndim - 1,
             indices.ndim]``.
+        dtype: the result's dtype (``values`` converted to it); by default
+            ``values``'s, or for the default values :func:`jax.nn.one_hot`'s float.
+
+    Ported from :func:`jax.nn.one_hot`, ``dml.one_hot(x, depth=n)`` gives the same
+    result for indices in ``[0, n)``; a negative index differs (DirectML counts it
+    from the end, ``jax.nn.one_hot`` gives an all-zero sequence).
 
     Returns:
         An array of ``indices.shape`` with ``depth`` inserted at ``axis``, of
@@ -170,7 +184,17 @@ def one_hot(indices: ArrayLike, values: ArrayLike, *, depth: int, axis: int = -1
            [0, 0, 1],
            [0, 0, 0]], dtype=int32)
     """
+    if values is None:
+        values = _default_values(jnp.result_type(float) if dtype is None else dtype)
+    elif dtype is not None:
+        values = jnp.asarray(values).astype(dtype)
     return _ONE_HOT_FACE.call(indices, values, depth, axis)
+
+
+@functools.cache
+def _default_values(dtype: Any) -> np.ndarray:
+    """(off, on) = (0, 1) in ``dtype``: a NumPy constant, made once per dtype."""
+    return np.array([0, 1], jnp.dtype(dtype))
 
 
 def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: int) -> jax.Array:

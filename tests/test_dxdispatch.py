@@ -248,7 +248,7 @@ REFUSALS = {
                                                  "Nodes": [{"Type": "OPERATOR", "Name": "x"}]}},
                                          "dispatchables.graph.desc.Nodes[0].Name",
                                          "a DirectML operator dispatchable (op)"),
-    "the operator's rule": ((*OP, "desc", "Axis"), 3, "dispatchables.op.desc.axis", "axis"),
+    "the operator's rule": ((*OP, "desc", "Axis"), 3, "dispatchables.op.desc.Axis", "Axis"),
     "no such field": ((*OP, "desc", "Bogus"), 1, "dispatchables.op.desc.Bogus", "C struct"),
     "small buffer": (("resources", "X", "sizeInBytes"), 4, "resources.X.sizeInBytes",
                      "at least 16"),
@@ -887,3 +887,23 @@ def test_a_total_tensor_size_of_0_is_computed_as_dxdispatch_computes_it():
     spec = json.loads(OPERATOR_MODELS["tile"][0])
     spec["dispatchables"]["op"]["desc"]["OutputTensor"]["TotalTensorSizeInBytes"] = 0
     assert dml.load_dxdispatch(json.dumps(spec)).run() == OPERATOR_MODELS["tile"][1]
+
+
+def test_an_operators_rule_names_the_json_fields_it_reads():
+    # The rule's field and the fields its explanation names, as the model spells them.
+    spec = {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2]},
+        "OutputTensor": {"DataType": "FLOAT32", "Sizes": [5]},
+        "PaddingMode": "DML_PADDING_MODE_CONSTANT", "PaddingValueDataType": "FLOAT32",
+        "PaddingValue": {"Float32": 0}, "DimensionCount": 1, "StartPadding": [1],
+        "EndPadding": [1],
+    }  # fmt: skip
+    model = {
+        "resources": {"A": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2]}},
+        "dispatchables": {"pad": {"type": "PADDING1", "desc": spec}},
+        "commands": [],
+    }
+    with pytest.raises(InvalidArgumentError) as e:
+        dml.load_dxdispatch(json.dumps(model))
+    assert e.value.field == "dispatchables.pad.desc.OutputTensor.Sizes"
+    assert "(InputTensor.Sizes plus StartPadding plus EndPadding)" in str(e.value)

@@ -273,16 +273,37 @@ def _pascal_path(text: str) -> str:
     )
 
 
-def _within(where: str, compile: Callable[[], Any]) -> Any:
-    """``compile()``, its errors named under ``where`` with the model's field names."""
+_FIELD_WORD = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
+
+
+def _desc_path(text: str) -> str:
+    """An operator desc's field path as the model spells it: ``output_tensor.sizes`` is
+    ``OutputTensor.Sizes``, ``start_padding[0]`` is ``StartPadding[0]``."""
+    return re.sub(_FIELD_WORD, lambda w: pascal_case(w.group(0)), text)
+
+
+def _desc_names(text: str) -> str:
+    """The desc field paths in an error's prose, as the model spells them: a path with an
+    underscore (``input_tensor.sizes plus start_padding``); other words stay."""
+    path = rf"\b{_FIELD_WORD}(?:\[\d+\])?(?:\.{_FIELD_WORD}(?:\[\d+\])?)*"
+    return re.sub(
+        path,
+        lambda m: _desc_path(m.group(0)) if "_" in m.group(0) else m.group(0),
+        text,
+    )
+
+
+def _within(
+    where: str, compile: Callable[[], Any], path: Callable[[str], str] = _pascal_path
+) -> Any:
+    """``compile()``, its errors named under ``where`` with the model's field names
+    (``path`` renames the error's field; the same names in its prose)."""
     try:
         return compile()
     except InvalidArgumentError as error:
+        prose = _desc_names if path is _desc_path else path
         raise model_error(
-            f"{where}.{_pascal_path(error.field)}",
-            _pascal_path(error.expected),
-            error.given,
-            hint=error.hint,
+            f"{where}.{path(error.field)}", prose(error.expected), error.given, hint=error.hint
         ) from None
 
 
@@ -302,7 +323,7 @@ def _operator_dispatchable(
     _check_execution_flags(spec, f"{where}.executionFlags")
     compile_type = spec.get("dmlCompileType", "DmlCompileOp")
     if compile_type == "DmlCompileOp":
-        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, **options))
+        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, **options), _desc_path)
 
         def run_operator(*arrays: Any) -> tuple[jax.Array, ...]:
             result = compiled(*arrays)

@@ -97,32 +97,28 @@ def exact_product(a: jax.Array, b: jax.Array) -> Pair:
     hi, err = two_sum(a_hi * b_hi, a_hi * b_lo)
     hi, err2 = two_sum(hi, a_lo * b_hi)
     hi, err3 = two_sum(hi, a_lo * b_lo)
-    return _normalised(hi, err + err2 + err3)
-
-
-def _normalised(hi: jax.Array, lo: jax.Array) -> Pair:
-    return two_sum(hi, lo)
+    return two_sum(hi, err + err2 + err3)
 
 
 def add(x: Pair, y: Pair) -> Pair:
     """``x + y`` as a pair (relative error about ``2**-47`` without cancellation)."""
     hi, err = two_sum(x[0], y[0])
-    return _normalised(hi, err + (x[1] + y[1]))
+    return two_sum(hi, err + (x[1] + y[1]))
 
 
 def add_float(x: Pair, y: jax.Array) -> Pair:
     """``x + y`` for a float32 ``y``."""
     hi, err = two_sum(x[0], y)
-    return _normalised(hi, err + x[1])
+    return two_sum(hi, err + x[1])
 
 
 def mul(x: Pair, y: Pair) -> Pair:
     """``x * y`` as a pair (relative error about ``2**-46``)."""
     hi, lo = exact_product(x[0], y[0])
-    return _normalised(hi, lo + (x[0] * y[1] + x[1] * y[0]))
+    return two_sum(hi, lo + (x[0] * y[1] + x[1] * y[0]))
 
 
 def mul_float(x: Pair, y: jax.Array) -> Pair:
     """``x * y`` for a float32 ``y``."""
     hi, lo = exact_product(x[0], y)
-    return _normalised(hi, lo + x[1] * y)
+    return two_sum(hi, lo + x[1] * y)

@@ -107,6 +107,17 @@ def _log2(significand: jax.Array, normalised: jax.Array) -> Pair:
     )
 
 
+def _significand(values: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """``|v| = significand * 2**power`` with ``significand`` in ``[1, 2)`` for nonzero
+    finite float32 ``values``, subnormals included; and the significand's 24 bits
+    (``normalised``, an integer with bit 23 set)."""
+    _, exponent, mantissa, _ = exact_sum.fields(values)
+    lead = lax.clz(mantissa) - 8  # a subnormal's mantissa moved up to bit 23
+    normalised = mantissa << jnp.clip(lead, 0, 24)
+    significand = lax.bitcast_convert_type((normalised & 0x7FFFFF) | 0x3F800000, jnp.float32)
+    return exponent - 127 - lead, significand, normalised
+
+
 def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
     """``values`` (float32, ``(n,)``) as ``(n, 3 + layout.limbs)`` int32 words to add up.
 
@@ -114,11 +125,8 @@ def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
     infinity or NaN, plus ``-2**31`` per ``-0.0``. Word 2: the exponent. Then the limbs
     of ``log2`` of the mantissa, each in ``[0, 2**bits)``.
     """
-    negative, exponent, mantissa, field = exact_sum.fields(values)
-    lead = lax.clz(mantissa) - 8  # a subnormal's mantissa moved up to bit 23
-    normalised = mantissa << jnp.clip(lead, 0, 24)
-    power = exponent - 127 - lead
-    significand = lax.bitcast_convert_type((normalised & 0x7FFFFF) | 0x3F800000, jnp.float32)
+    negative, _, mantissa, field = exact_sum.fields(values)
+    power, significand, normalised = _significand(values)
     nonfinite = field == 0xFF
     zero = (mantissa == 0) & ~nonfinite
     nan = nonfinite & (mantissa != 0x800000)
@@ -234,17 +242,15 @@ def decode(
     exponent = power + _whole(limbs, layout.bits, point)
     if x is None:
         x = jnp.ones(hi.shape, np.float32)
-    x_negative, x_exponent, x_mantissa, x_field = exact_sum.fields(x)
-    lead = lax.clz(x_mantissa) - 8  # a subnormal x's mantissa moved up to bit 23
-    normalised = x_mantissa << jnp.clip(lead, 0, 24)
-    x_significand = lax.bitcast_convert_type((normalised & 0x7FFFFF) | 0x3F800000, jnp.float32)
+    x_negative, _, x_mantissa, x_field = exact_sum.fields(x)
+    x_power, x_significand, _ = _significand(x)
     # A NaN factor counts as a zero and an infinity: both counts are then positive.
     zeros = ((signs & _COUNT) > 0) | ((x_mantissa == 0) & (x_field != 0xFF))
     infinities = ((specials & _COUNT) > 0) | (x_field == 0xFF)
     negative = ((signs < 0) != (specials < 0)) != x_negative  # -0.0 and x included
     # x's significand times the product's, in pairs: one rounding for x and the factors.
     hi, lo = float_pairs.mul_float((hi, lo), x_significand)
-    exponent = jnp.clip(exponent + (x_exponent - 127 - lead), -252, 254)  # beyond: 0 or inf
+    exponent = jnp.clip(exponent + x_power, -252, 254)  # beyond: 0 or inf
     half = exponent >> 1
     # Rounded once at 2**half, where it stays normal: the same rounding as at the final
     # scale wherever the result is normal (a power of two commutes with it).

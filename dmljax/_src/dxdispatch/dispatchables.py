@@ -294,14 +294,16 @@ def _desc_names(text: str) -> str:
 
 
 def _within(
-    where: str, compile: Callable[[], Any], path: Callable[[str], str] = _pascal_path
+    where: str,
+    compile: Callable[[], Any],
+    path: Callable[[str], str] = _pascal_path,
+    prose: Callable[[str], str] = _pascal_path,
 ) -> Any:
-    """``compile()``, its errors named under ``where`` with the model's field names
-    (``path`` renames the error's field; the same names in its prose)."""
+    """``compile()``, its errors named under ``where`` with the model's field names:
+    ``path`` renames the error's field, ``prose`` the names in its explanation."""
     try:
         return compile()
     except InvalidArgumentError as error:
-        prose = _desc_names if path is _desc_path else path
         raise model_error(
             f"{where}.{path(error.field)}", prose(error.expected), error.given, hint=error.hint
         ) from None
@@ -323,7 +325,9 @@ def _operator_dispatchable(
     _check_execution_flags(spec, f"{where}.executionFlags")
     compile_type = spec.get("dmlCompileType", "DmlCompileOp")
     if compile_type == "DmlCompileOp":
-        compiled = _within(f"{where}.desc", lambda: compile_operator(desc, **options), _desc_path)
+        compiled = _within(
+            f"{where}.desc", lambda: compile_operator(desc, **options), _desc_path, _desc_names
+        )
 
         def run_operator(*arrays: Any) -> tuple[jax.Array, ...]:
             result = compiled(*arrays)

@@ -5,6 +5,7 @@ it does on a GPU (private lanes, 32-bit accumulators), so the GPU's lowerings ar
 checked here against the reference, exactly.
 """
 
+import functools
 import re
 import zlib
 
@@ -434,28 +435,48 @@ def test_products_differentiate_with_respect_to_the_updates(backend, determinist
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
 
 
+def _nan_products() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Targets: 0 * inf; -0.0 * inf; a -NaN x; a +NaN factor; a -NaN factor times -1; a
+    -NaN then a +NaN factor (a serial product keeps the first); an untouched NaN x with a
+    payload. 16 ones each as well, enough for the log product."""
+    negative_nan = np.float32(np.nan) * np.float32(-1)
+    payload = np.array(0x7FC00123, np.uint32).view(np.float32)
+    x = np.array([1.0, -0.0, negative_nan, 1.0, 1.0, 1.0, payload], np.float32)
+    factors = [[0.0, np.inf], [np.inf], [2.0], [np.nan], [negative_nan, -1.0],
+               [negative_nan, np.nan]]  # fmt: skip
+    ones = np.ones(112, np.float32)
+    indices = np.concatenate([[t] * len(f) for t, f in enumerate(factors)] + [np.arange(112) % 6])
+    updates = np.concatenate([np.array(f, np.float32) for f in factors] + [ones])
+    return x, indices.astype(np.int32), updates
+
+
 @pytest.mark.parametrize("deterministic", [False, True])
 @pytest.mark.parametrize("backend", ["cpu", "gpu"])
 def test_nans_from_a_product_are_the_ones_jnp_gives(backend, deterministic):
-    # Targets: 0 * inf; -0.0 * inf; a -NaN x; a +NaN factor; a -NaN factor times -1; a
-    # -NaN then a +NaN factor (a serial product keeps the first). 16 ones each as well,
-    # enough for the log product.
-    negative_nan = np.float32(np.nan) * np.float32(-1)
-    x = np.array([1.0, -0.0, negative_nan, 1.0, 1.0, 1.0], np.float32)
-    factors = [[0.0, np.inf], [np.inf], [2.0], [np.nan], [negative_nan, -1.0],
-               [negative_nan, np.nan]]  # fmt: skip
-    indices = np.concatenate([[t] * len(f) for t, f in enumerate(factors)] + [np.arange(96) % 6])
-    updates = np.concatenate([np.array(f, np.float32) for f in factors] + [np.ones(96, np.float32)])
+    x, indices, updates = _nan_products()
     with reductions.plan_as(backend):
-        assert plan_reduction(jnp.float32, "mul", targets=6, updates=updates.size).log_product
+        assert plan_reduction(jnp.float32, "mul", targets=7, updates=updates.size).log_product
         got = jax.jit(
             lambda x, i, u: dml.scatter(
                 x, i, u, axis=0, reduction="mul", deterministic=deterministic
             )
         )(x, indices, updates)
     want = jax.jit(lambda x, i, u: x.at[i].multiply(u))(x, indices, updates)
-    assert np.isnan(got).tolist() == [True, True, True, True, True, True]
+    assert np.isnan(got).all()
     # The same bits: x86's NaNs carry their signs through a product (the first NaN wins,
-    # 0 * inf sets the sign bit); CUDA's products give one canonical NaN.
+    # 0 * inf sets the sign bit); CUDA's products give one canonical NaN. Both keep an
+    # untouched NaN x as it is.
     got_bits = np.asarray(got).view(np.uint32)
     np.testing.assert_array_equal(got_bits, np.asarray(want).view(np.uint32))
+
+
+def test_the_gpu_log_product_gives_every_nan_product_the_canonical_nan():
+    # The GPU's log product, run here: CUDA's one NaN for every touched target, the
+    # untouched NaN x as it is (what jnp's scatter-mul gives on an H200).
+    x, indices, updates = _nan_products()
+    layout = log_product.limb_layout(updates.size)
+    got = jax.jit(functools.partial(reductions._log_product_canonical, layout=layout))(
+        x, indices, updates
+    )
+    want = np.array([0x7FFFFFFF] * 6 + [0x7FC00123], np.uint32)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint32), want)

@@ -37,7 +37,7 @@ from jax import lax
 from dmljax._src import exact_sum, float_pairs
 from dmljax._src.float_pairs import Pair
 
-__all__ = ["MAX_COUNT", "decode", "encode", "fraction_bits", "limb_layout"]
+__all__ = ["MAX_COUNT", "decode", "encode", "fraction_bits", "has_nan_factor", "limb_layout"]
 
 MAX_COUNT = 2**23
 """The most factors per target: their exponent sum (each at most 150) fits in int32."""
@@ -264,6 +264,12 @@ def decode(
     if first_nan is not None:
         result = jnp.where(jnp.isnan(first_nan), first_nan * np.float32(1), result)
     return jnp.where(jnp.isnan(x), x, result)
+
+
+def has_nan_factor(sums: jax.Array) -> jax.Array:
+    """Whether summed words ``(..., 3 + limbs)`` hold a NaN factor, or a zero and an
+    infinity: both special counts are then positive."""
+    return ((sums[..., 0] & _COUNT) > 0) & ((sums[..., 1] & _COUNT) > 0)
 
 
 def _invalid(x: jax.Array) -> jax.Array:

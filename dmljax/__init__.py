@@ -11,95 +11,143 @@ Two faces, one lowering per operator:
 Array([1, 2, 1, 2, 1, 2], dtype=int32)
 """
 
+# The package loads lazily: ``import dmljax`` costs nothing, and each name below loads its
+# module (and JAX) on first use, so that ``dmljax --help`` answers without importing JAX.
+# The imports under TYPE_CHECKING are the one list of what the package exports: type
+# checkers and readers see them, and _EXPORTS reads them from this file's source.
+import ast
+import importlib
 import importlib.metadata
+import pathlib
+import sys
+from typing import TYPE_CHECKING, Any
 
-from dmljax import errors as errors
-from dmljax._src.compile import (
-    CompiledOperator as CompiledOperator,
-    compile_operator as compile_operator,
-)
-from dmljax._src.contract import Operator as Operator
-from dmljax._src.dtypes import DataType as DataType
-from dmljax._src.dxdispatch import (
-    DxDispatchModel as DxDispatchModel,
-    load_dxdispatch as load_dxdispatch,
-)
-from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
-from dmljax._src.graph import (
-    CompiledGraph as CompiledGraph,
-    ConstantDataGraphNodeDesc as ConstantDataGraphNodeDesc,
-    GraphDesc as GraphDesc,
-    InputGraphEdgeDesc as InputGraphEdgeDesc,
-    IntermediateGraphEdgeDesc as IntermediateGraphEdgeDesc,
-    OperatorGraphNodeDesc as OperatorGraphNodeDesc,
-    OutputGraphEdgeDesc as OutputGraphEdgeDesc,
-    compile_graph as compile_graph,
-)
-from dmljax._src.onnx_slice import onnx_slice as onnx_slice, onnx_slice_window as onnx_slice_window
-from dmljax._src.ops import OPERATORS as OPERATORS
-from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
-from dmljax._src.ops.depth_space import DepthSpaceOrder as DepthSpaceOrder
-from dmljax._src.ops.depth_to_space import (
-    DepthToSpace1OperatorDesc as DepthToSpace1OperatorDesc,
-    DepthToSpaceOperatorDesc as DepthToSpaceOperatorDesc,
-    depth_to_space as depth_to_space,
-)
-from dmljax._src.ops.diagonal_matrix import (
-    DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,
-    diagonal_matrix as diagonal_matrix,
-)
-from dmljax._src.ops.diagonal_matrix1 import (
-    DiagonalMatrix1OperatorDesc as DiagonalMatrix1OperatorDesc,
-)
-from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
-from dmljax._src.ops.gather_elements import (
-    GatherElementsOperatorDesc as GatherElementsOperatorDesc,
-    gather_elements as gather_elements,
-)
-from dmljax._src.ops.gather_nd import (
-    GatherNdOperatorDesc as GatherNdOperatorDesc,
-    gather_nd as gather_nd,
-)
-from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
-from dmljax._src.ops.join import JoinOperatorDesc as JoinOperatorDesc, join as join
-from dmljax._src.ops.one_hot import OneHotOperatorDesc as OneHotOperatorDesc, one_hot as one_hot
-from dmljax._src.ops.padding import (
-    PaddingMode as PaddingMode,
-    PaddingOperatorDesc as PaddingOperatorDesc,
-    pad as pad,
-)
-from dmljax._src.ops.padding1 import Padding1OperatorDesc as Padding1OperatorDesc
-from dmljax._src.ops.reverse_subsequences import (
-    ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
-    reverse_subsequences as reverse_subsequences,
-)
-from dmljax._src.ops.scatter import ScatterOperatorDesc as ScatterOperatorDesc, scatter as scatter
-from dmljax._src.ops.scatter_nd import (
-    ScatterNdOperatorDesc as ScatterNdOperatorDesc,
-    scatter_nd as scatter_nd,
-)
-from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
-from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
-from dmljax._src.ops.slice_grad import (
-    SliceGradOperatorDesc as SliceGradOperatorDesc,
-    slice_grad as slice_grad,
-)
-from dmljax._src.ops.space_to_depth import (
-    SpaceToDepth1OperatorDesc as SpaceToDepth1OperatorDesc,
-    SpaceToDepthOperatorDesc as SpaceToDepthOperatorDesc,
-    space_to_depth as space_to_depth,
-)
-from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
-from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
-from dmljax._src.strides import (
-    from_strided_buffer as from_strided_buffer,
-    to_strided_buffer as to_strided_buffer,
-)
-from dmljax._src.tensor_desc import TensorDesc as TensorDesc, TensorFlags as TensorFlags
+if TYPE_CHECKING:
+    from dmljax import errors as errors
+    from dmljax._src.compile import (
+        CompiledOperator as CompiledOperator,
+        compile_operator as compile_operator,
+    )
+    from dmljax._src.contract import Operator as Operator
+    from dmljax._src.dtypes import DataType as DataType
+    from dmljax._src.dxdispatch import (
+        DxDispatchModel as DxDispatchModel,
+        load_dxdispatch as load_dxdispatch,
+    )
+    from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
+    from dmljax._src.graph import (
+        CompiledGraph as CompiledGraph,
+        ConstantDataGraphNodeDesc as ConstantDataGraphNodeDesc,
+        GraphDesc as GraphDesc,
+        InputGraphEdgeDesc as InputGraphEdgeDesc,
+        IntermediateGraphEdgeDesc as IntermediateGraphEdgeDesc,
+        OperatorGraphNodeDesc as OperatorGraphNodeDesc,
+        OutputGraphEdgeDesc as OutputGraphEdgeDesc,
+        compile_graph as compile_graph,
+    )
+    from dmljax._src.onnx_slice import (
+        onnx_slice as onnx_slice,
+        onnx_slice_window as onnx_slice_window,
+    )
+    from dmljax._src.ops import OPERATORS as OPERATORS
+    from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
+    from dmljax._src.ops.depth_space import DepthSpaceOrder as DepthSpaceOrder
+    from dmljax._src.ops.depth_to_space import (
+        DepthToSpace1OperatorDesc as DepthToSpace1OperatorDesc,
+        DepthToSpaceOperatorDesc as DepthToSpaceOperatorDesc,
+        depth_to_space as depth_to_space,
+    )
+    from dmljax._src.ops.diagonal_matrix import (
+        DiagonalMatrixOperatorDesc as DiagonalMatrixOperatorDesc,
+        diagonal_matrix as diagonal_matrix,
+    )
+    from dmljax._src.ops.diagonal_matrix1 import (
+        DiagonalMatrix1OperatorDesc as DiagonalMatrix1OperatorDesc,
+    )
+    from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
+    from dmljax._src.ops.gather_elements import (
+        GatherElementsOperatorDesc as GatherElementsOperatorDesc,
+        gather_elements as gather_elements,
+    )
+    from dmljax._src.ops.gather_nd import (
+        GatherNdOperatorDesc as GatherNdOperatorDesc,
+        gather_nd as gather_nd,
+    )
+    from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
+    from dmljax._src.ops.join import JoinOperatorDesc as JoinOperatorDesc, join as join
+    from dmljax._src.ops.one_hot import OneHotOperatorDesc as OneHotOperatorDesc, one_hot as one_hot
+    from dmljax._src.ops.padding import (
+        PaddingMode as PaddingMode,
+        PaddingOperatorDesc as PaddingOperatorDesc,
+        pad as pad,
+    )
+    from dmljax._src.ops.padding1 import Padding1OperatorDesc as Padding1OperatorDesc
+    from dmljax._src.ops.reverse_subsequences import (
+        ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
+        reverse_subsequences as reverse_subsequences,
+    )
 
-# DirectML's newer names for SCATTER, the counterpart of GATHER_ELEMENTS.
-ScatterElementsOperatorDesc = ScatterOperatorDesc
-scatter_elements = scatter
+    # SCATTER, and its newer DirectML names (SCATTER_ELEMENTS: GATHER_ELEMENTS' counterpart).
+    from dmljax._src.ops.scatter import (
+        ScatterOperatorDesc as ScatterElementsOperatorDesc,
+        ScatterOperatorDesc as ScatterOperatorDesc,
+        scatter as scatter,
+        scatter as scatter_elements,
+    )
+    from dmljax._src.ops.scatter_nd import (
+        ScatterNdOperatorDesc as ScatterNdOperatorDesc,
+        scatter_nd as scatter_nd,
+    )
+    from dmljax._src.ops.slice import SliceOperatorDesc as SliceOperatorDesc
+    from dmljax._src.ops.slice1 import Slice1OperatorDesc as Slice1OperatorDesc, slice1 as slice1
+    from dmljax._src.ops.slice_grad import (
+        SliceGradOperatorDesc as SliceGradOperatorDesc,
+        slice_grad as slice_grad,
+    )
+    from dmljax._src.ops.space_to_depth import (
+        SpaceToDepth1OperatorDesc as SpaceToDepth1OperatorDesc,
+        SpaceToDepthOperatorDesc as SpaceToDepthOperatorDesc,
+        space_to_depth as space_to_depth,
+    )
+    from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
+    from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
+    from dmljax._src.strides import (
+        from_strided_buffer as from_strided_buffer,
+        to_strided_buffer as to_strided_buffer,
+    )
+    from dmljax._src.tensor_desc import TensorDesc as TensorDesc, TensorFlags as TensorFlags
+
+
+def _exports() -> dict[str, tuple[str, str]]:
+    """Each exported name: its module and its name there, from the imports above."""
+    tree = ast.parse(pathlib.Path(__file__).read_text(encoding="utf-8"))
+    guarded = next(node for node in tree.body if isinstance(node, ast.If))
+    return {
+        alias.asname or alias.name: (node.module or "", alias.name)
+        for node in guarded.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+
+
+_EXPORTS = _exports()
+
+
+def __getattr__(name: str) -> Any:
+    """Loads an exported name's module on first use; then the name is a plain attribute."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'dmljax' has no attribute {name!r}")
+    module, attribute = _EXPORTS[name]
+    value = importlib.import_module(f"{module}.{attribute}" if module == "dmljax" else module)
+    if module != "dmljax":
+        value = getattr(value, attribute)
+    setattr(sys.modules[__name__], name, value)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 try:
     __version__ = importlib.metadata.version("dmljax")

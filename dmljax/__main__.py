@@ -23,8 +23,6 @@ import sys
 from collections.abc import Sequence
 
 import dmljax
-from dmljax._src.bench import adversarial, command, scaling as scaling_module
-from dmljax._src.checking import selftest as selftest_module
 
 __all__ = ["main", "run", "unwritable"]
 
@@ -55,7 +53,6 @@ def _parser() -> argparse.ArgumentParser:
     selftest.add_argument(
         "--draws",
         type=int,
-        default=len(selftest_module.DATA_DTYPES),
         help="random cases per operator in the sweep, one data dtype after another "
         "(default: one per dtype)",
     )
@@ -156,6 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    # Each command's modules load once it is known: --help and --version, and a mistyped
+    # command, answer without importing JAX (seconds on a cold start).
+    from dmljax._src.bench import adversarial, command, scaling as scaling_module
+    from dmljax._src.checking import selftest as selftest_module
+
     for option in ("json", "plot"):
         path = getattr(args, option, None)
         problem = None if path is None else unwritable(path, f"--{option}")
@@ -163,10 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{_program()} {args.command}: {problem}", file=sys.stderr)
             return 2
     if args.command == "selftest":
-        if args.draws < 0:
+        draws = len(selftest_module.DATA_DTYPES) if args.draws is None else args.draws
+        if draws < 0:
             parser.error("--draws must be >= 0")
         return selftest_module.selftest(
-            seed=args.seed, draws=args.draws, json_path=args.json, filters=args.filter
+            seed=args.seed, draws=draws, json_path=args.json, filters=args.filter
         )
     if args.command == "run":
         return _run_model(args.model, args.json)

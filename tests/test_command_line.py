@@ -168,3 +168,39 @@ def test_dir_of_the_errors_module_is_its_errors():
     import dmljax as dml
 
     assert dir(dml.errors) == sorted(dml.errors.__all__)
+
+
+def test_help_answers_in_under_a_second_without_importing_jax():
+    script = (
+        "import sys, time\n"
+        "start = time.perf_counter()\n"
+        "import dmljax.__main__\n"
+        "try:\n"
+        "    dmljax.__main__.main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(time.perf_counter() - start, 'jax' in sys.modules, file=sys.stderr)\n"
+    )
+    done = helpers.run_python("-c", script, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "selftest" in done.stdout
+    seconds, jax_loaded = done.stderr.split()
+    assert jax_loaded == "False"
+    assert float(seconds) < 1.0
+
+
+def test_the_package_loads_each_name_on_first_use():
+    script = (
+        "import sys, dmljax\n"
+        "assert 'jax' not in sys.modules\n"
+        "from dmljax import tile\n"
+        "assert tile is dmljax.tile and 'jax' in sys.modules\n"
+        "assert set(dmljax.__all__) <= set(dir(dmljax))\n"
+        "try:\n"
+        "    dmljax.no_such_name\n"
+        "except AttributeError as error:\n"
+        "    print(error)\n"
+    )
+    done = helpers.run_python("-c", script, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "module 'dmljax' has no attribute 'no_such_name'"

@@ -10,6 +10,7 @@ from typing import Any
 import jax
 
 __all__ = [
+    "WIDTH",
     "TableFormatter",
     "describe_device",
     "describe_error",
@@ -19,6 +20,10 @@ __all__ = [
     "matches_filters",
     "table_formatter",
 ]
+
+
+WIDTH = 120
+"""The widest line of a command's report: tables and prose fit a 120-column terminal or log."""
 
 
 def describe_device() -> str:

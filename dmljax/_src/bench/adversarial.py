@@ -18,6 +18,7 @@ import dataclasses
 import json
 import math
 import statistics
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO, cast
@@ -31,7 +32,7 @@ from dmljax._src import reductions
 from dmljax._src.bench.environment import environment
 from dmljax._src.bench.results import targets_apply
 from dmljax._src.bench.timing import Contender
-from dmljax._src.text import describe_device, describe_error, matches_filters
+from dmljax._src.text import WIDTH, describe_device, describe_error, matches_filters
 
 __all__ = ["Row", "adversarial", "rows"]
 
@@ -466,20 +467,21 @@ def run_row(row: Row, seed: int, *, groups: int, calls: int) -> RowResult:
     return result
 
 
-_HEADER = f"{'case':<42} {'dmljax':>9} {'jnp':>10} {'best':>18} {'vs best':>8} {'determ.':>8}  plan"
+# Within 120 columns: the longest case (grad gather bfloat16 vocab=50257 random) is 39.
+_HEADER = f"{'case':<40} {'dmljax':>8} {'jnp':>9} {'best':>18} {'vs best':>7} {'determ.':>7} plan"
 
 
 def _line(row: Row, result: RowResult) -> str:
     if result.failure:
-        return f"{row.name:<42} FAILED: {result.failure}"
+        return f"{row.name:<40} FAILED: {result.failure}"
     best_name, best = result.best()
     jnp_ms = ("~" if "jnp" in result.estimated else "") + f"{result.ms.get('jnp', math.nan):.3f}"
     cost = result.ms.get(DETERMINISTIC, math.nan) / result.ms["dmljax"]
     determinism = "" if math.isnan(cost) else f"{cost:.2f}x"
     return (
-        f"{row.name:<42} {result.ms['dmljax']:>9.3f} {jnp_ms:>10} "
-        f"{best_name + ' ' + format(best, '.3f'):>18} {result.ms['dmljax'] / best:>7.2f}x "
-        f"{determinism:>8}  {result.plan}"
+        f"{row.name:<40} {result.ms['dmljax']:>8.3f} {jnp_ms:>9} "
+        f"{best_name + ' ' + format(best, '.3f'):>18} {result.ms['dmljax'] / best:>6.2f}x "
+        f"{determinism:>7} {result.plan}"
     )
 
 
@@ -514,14 +516,20 @@ def adversarial(
         print(_line(row, result), file=out)
     misses = [(row, result.misses(row)) for row, result in zip(selected, results, strict=True)]
     missed = [(row, m) for row, m in misses if m]
-    print(f"\n{len(selected) - len(missed)} of {len(selected)} rows meet the targets "
-          f"(dmljax within {TARGET_VS_BEST}x of the best candidate, deterministic=True within "
-          f"{TARGET_DETERMINISTIC}x of dmljax; float32 with as many "
-          f"targets as updates, random, within {TARGET_VS_JNP}x of jnp)", file=out)  # fmt: skip
+    summary = (
+        f"{len(selected) - len(missed)} of {len(selected)} rows meet the targets "
+        f"(dmljax within {TARGET_VS_BEST}x of the best candidate, deterministic=True within "
+        f"{TARGET_DETERMINISTIC}x of dmljax; float32 with as many "
+        f"targets as updates, random, within {TARGET_VS_JNP}x of jnp)"
+    )
+    print("\n" + textwrap.fill(summary, WIDTH), file=out)
     if not targets_apply(jax.default_backend()):
-        print(f"The targets are a GPU's, none on {jax.default_backend()}: the CPU plan keeps "
-              "XLA's scatter, which has no contention cliff here (long float products "
-              "excepted: they take the log product for its accuracy).", file=out)  # fmt: skip
+        none_here = (
+            f"The targets are a GPU's, none on {jax.default_backend()}: the CPU plan keeps "
+            "XLA's scatter, which has no contention cliff here (long float products "
+            "excepted: they take the log product for its accuracy)."
+        )
+        print(textwrap.fill(none_here, WIDTH), file=out)
     else:
         for row, m in missed:
             print(f"  MISSED {row.name}: {'; '.join(m)}", file=out)

@@ -1,7 +1,9 @@
-"""The terminal form of a benchmark report: three tables and a verdict."""
+"""The terminal form of a benchmark report: its tables and a verdict, within 120 columns."""
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Sequence
 
 from dmljax._src.bench.results import (
@@ -11,11 +13,10 @@ from dmljax._src.bench.results import (
     CaseResult,
     EagerResult,
     Report,
-    speed_misses,
 )
-from dmljax._src.text import TableFormatter, format_table
+from dmljax._src.text import WIDTH, TableFormatter, elide, format_table
 
-__all__ = ["format_report", "speed_target"]
+__all__ = ["format_report", "short_operands", "speed_target"]
 
 
 def _number(value: float | None, digits: int) -> str:
@@ -29,27 +30,32 @@ def _verdict(result: CaseResult | EagerResult) -> str:
 
 
 def speed_target(result: CaseResult) -> str:
-    """The speed targets of a case in words, e.g. ``"<= 1.050, >= 85% copy"``.
+    """A case's time target in words: ``"<= 1.050"`` (dmljax/jnp), or ``"reported"``
+    for a cost shown and not held to jnp.
 
     >>> def case(**targets):
     ...     return CaseResult(name="c", operator="X", args=[], donated=False, **targets)
     >>> speed_target(case(target_ratio=None)), speed_target(case(target_ratio=1.05))
     ('reported', '<= 1.050')
-    >>> speed_target(case(target_ratio=1.05, min_pct_of_copy=85))
-    '<= 1.050, >= 85% copy'
     """
-    ratio = "reported" if result.target_ratio is None else f"<= {result.target_ratio:.3f}"
-    if result.min_pct_of_copy is None:
-        return ratio
-    return f"{ratio}, >= {result.min_pct_of_copy:.0f}% copy"
+    return "reported" if result.target_ratio is None else f"<= {result.target_ratio:.3f}"
 
 
-def _speed_verdict(result: CaseResult, held: bool) -> str:
+def _time_verdict(result: CaseResult, held: bool) -> str:
     if result.error is not None:
         return "FAILED"
-    if not held or (result.target_ratio is None and result.min_pct_of_copy is None):
+    if not held or result.target_ratio is None or result.ratio is None:
         return "-"  # reported only: nothing to meet
-    return "MISS" if speed_misses(result) else "ok"
+    return "MISS" if result.ratio > result.target_ratio else "ok"
+
+
+def _copy_verdict(result: CaseResult, held: bool) -> str:
+    pct = result.pct_of_copy.get("dmljax")
+    if result.error is not None:
+        return "FAILED"
+    if not held or result.min_pct_of_copy is None or pct is None:
+        return "-"
+    return "MISS" if pct < result.min_pct_of_copy else "ok"
 
 
 def _compared_verdict(met: bool, result: CaseResult, held: bool) -> str:
@@ -59,29 +65,40 @@ def _compared_verdict(met: bool, result: CaseResult, held: bool) -> str:
     return "ok" if met else "MISS"
 
 
-def _speed_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
+def _time_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
     rows: list[list[str]] = []
     for r in cases:
         ms = {name: 1e3 * seconds for name, seconds in r.time_s.items()}
         rows.append(
             [
                 r.name,
-                _number(r.bytes_moved / 2**20, 1) if r.bytes_moved else "-",
                 _number(ms.get("dmljax"), 3),
                 _number(ms.get("jnp"), 3),
                 _number(ms.get("jnp_again"), 3),
                 _number(ms.get("copy"), 3),
-                _number(r.gbps.get("dmljax"), 0),
-                _number(r.pct_of_copy.get("dmljax"), 0),
-                _number(r.gbps.get("jnp"), 0),
-                _number(r.pct_of_copy.get("jnp"), 0),
                 _number(r.ratio, 3),
                 _number(r.aa_ratio, 3),
                 speed_target(r),
-                _speed_verdict(r, held),
+                _time_verdict(r, held),
             ]
         )
     return rows
+
+
+def _bandwidth_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
+    return [
+        [
+            r.name,
+            _number(r.bytes_moved / 2**20, 1) if r.bytes_moved else "-",
+            _number(r.gbps.get("dmljax"), 0),
+            _number(r.pct_of_copy.get("dmljax"), 0),
+            _number(r.gbps.get("jnp"), 0),
+            _number(r.pct_of_copy.get("jnp"), 0),
+            "-" if r.min_pct_of_copy is None else f">= {r.min_pct_of_copy:.0f}",
+            _copy_verdict(r, held),
+        ]
+        for r in cases
+    ]
 
 
 def _graph_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
@@ -105,7 +122,7 @@ def _build_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
         rows.append(
             [
                 r.name,
-                " ".join(r.args) or "-",
+                short_operands(r.args) or "-",
                 str(r.kernels.get("dmljax", "-")),
                 str(r.kernels.get("jnp", "-")),
                 _compared_verdict(kernels_ok, r, held),
@@ -115,7 +132,31 @@ def _build_rows(cases: Sequence[CaseResult], held: bool) -> list[list[str]]:
                 _compared_verdict(compile_ok, r, held),
             ]
         )
-    return rows
+    return _fitted(rows, _BUILD_HEADERS, column=1)
+
+
+_BUILD_HEADERS = ["case", "operands", "kernels", "jnp", "ok", "compile", "jnp", "/jnp", "ok"]
+_DTYPE_NAMES = re.compile(r"\b(b?)(float|uint|int)(\d+)\b")
+
+
+def short_operands(args: Sequence[str]) -> str:
+    """Operands with jnp's short dtype names, for a table.
+
+    >>> short_operands(["float32[4096,16384]", "int32[4096]", "bfloat16[8]", "bool[2]"])
+    'f32[4096,16384] i32[4096] bf16[8] bool[2]'
+    """
+    return _DTYPE_NAMES.sub(
+        lambda m: f"{m[1]}{'f' if m[2] == 'float' else m[2][0]}{m[3]}", " ".join(args)
+    )
+
+
+def _fitted(rows: list[list[str]], headers: Sequence[str], column: int) -> list[list[str]]:
+    """``rows`` with ``column`` elided in the middle where the table would pass
+    :data:`WIDTH` (as :func:`format_table` lays it out)."""
+    widths = [max(len(row[i]) for row in (headers, *rows)) for i in range(len(headers))]
+    room = WIDTH - (sum(widths) - widths[column]) - 2 * (len(headers) - 1)
+    room = max(room, 12)
+    return [[*row[:column], elide(row[column], room), *row[column + 1 :]] for row in rows]
 
 
 def _eager_verdict(r: EagerResult, mode: str, held: bool) -> str:
@@ -161,24 +202,28 @@ def format_report(report: Report, table: TableFormatter = format_table) -> str:
     if report.cases:
         parts += [
             "",
-            "Time per call (median of groups of back-to-back calls); GB/s = ideal bytes / time; "
-            "% = of the copy's bandwidth over the same bytes; target 'reported' = a cost shown, "
-            "not held to jnp",
+            "Time per call, ms (median of groups of back-to-back calls): dmljax, jnp, jnp again "
+            "(A/A: the noise between two equal programs) and a copy of the same bytes; target "
+            "'reported' = a cost shown, not held to jnp",
             table(
-                [
-                    "case", "MiB", "dmljax ms", "jnp ms", "A/A ms", "copy ms", "dmljax GB/s",
-                    "%copy", "jnp GB/s", "%copy", "dmljax/jnp", "A/A", "target", "",
-                ],
-                _speed_rows(report.cases, held),
+                ["case", "ms", "jnp ms", "A/A ms", "copy ms", "ms/jnp", "A/A", "target",
+                 "verdict"],
+                _time_rows(report.cases, held),
                 1,
             ),
             "",
-            "Compiled programs: kernels (ENTRY instructions that run) and compile time (median)",
+            "Bandwidth: ideal bytes moved over the time; %copy = of the copy's bandwidth over "
+            "the same bytes; target: dmljax's least %copy",
             table(
-                [
-                    "case", "operands", "kernels dmljax", "jnp", "", "compile ms dmljax", "jnp",
-                    "ratio", f"<= {COMPILE_TARGET_RATIO}",
-                ],
+                ["case", "MiB", "GB/s", "%copy", "jnp GB/s", "jnp %copy", "target", "verdict"],
+                _bandwidth_rows(report.cases, held),
+                1,
+            ),
+            "",
+            f"Compiled programs: kernels (ENTRY instructions that run; ok: no more than jnp's) "
+            f"and compile time in ms (median; ok: within {COMPILE_TARGET_RATIO}x jnp's)",
+            table(
+                _BUILD_HEADERS,
                 _build_rows(report.cases, held),
                 2,
             ),
@@ -194,11 +239,12 @@ def format_report(report: Report, table: TableFormatter = format_table) -> str:
     if report.eager:
         parts += [
             "",
-            "Eager calls on tiny arrays, us per call: dmljax's functional and desc faces vs a "
-            "jitted jnp call; the functional face with NumPy int64 indices vs JAX int32 ones",
+            "Eager calls on tiny arrays, us per call: dmljax's functional (fn) and desc faces "
+            "vs a jitted jnp call; np64/i32: the functional face with NumPy int64 indices vs "
+            f"JAX int32 ones, target <= {NUMPY_INDICES_TARGET}",
             table(
-                ["case", "mode", "functional", "desc", "jnp", "functional/jnp", "desc/jnp",
-                 "target", f"numpy int64/int32 <= {NUMPY_INDICES_TARGET}", ""],
+                ["case", "mode", "fn us", "desc us", "jnp us", "fn/jnp", "desc/jnp", "target",
+                 "np64/i32", "verdict"],
                 _eager_rows(report.eager, held),
                 2,
             ),
@@ -217,4 +263,12 @@ def format_report(report: Report, table: TableFormatter = format_table) -> str:
         )
     elif not report.failures and not report.misses:
         parts.append("All targets met.")
-    return "\n".join(parts)
+    return "\n".join(_wrapped(part) for part in parts)
+
+
+def _wrapped(part: str) -> str:
+    """Prose wrapped at :data:`WIDTH`; a table (several lines) as it is."""
+    if "\n" in part or len(part) <= WIDTH:
+        return part
+    indent = "!!!     " if part.startswith("!!!   ") else ""
+    return textwrap.fill(part, WIDTH, subsequent_indent=indent, break_on_hyphens=False)

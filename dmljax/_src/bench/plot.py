@@ -61,8 +61,8 @@ def plot_report(report: Report, path: str | pathlib.Path) -> int:
     rows = list(range(len(cases)))
     speed_colors = [_color(r, held, bool(speed_misses(r))) for r in cases]
     bars = speed.barh(rows, [r.ratio for r in cases], color=speed_colors, height=0.7)
-    # Inside the bar's end: just past it stands the target's tick.
-    speed.bar_label(bars, fmt="%.2f", fontsize=7, padding=-24, color="white")
+    # In the bar's middle: its end meets the target's tick and the jnp line at 1.0.
+    speed.bar_label(bars, fmt="%.2f", fontsize=7, label_type="center", color="white")
     targets = [(row, r.target_ratio) for row, r in zip(rows, cases, strict=True) if r.target_ratio]
     if targets:
         speed.scatter([t for _, t in targets], [row for row, _ in targets], marker="|", s=140,

@@ -14,12 +14,13 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.core import Tracer
 from jax.typing import ArrayLike
 
 from dmljax._src import (
@@ -407,37 +408,51 @@ def _lower_padding(desc: PaddingOperatorDesc, options: contract.LoweringOptions)
 # --- The functional face ------------------------------------------------------------------------
 
 _MODE_NAMES = tuple(mode.function_name for mode in PaddingMode)
+_JNP_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
 
 
 def pad(
     x: ArrayLike,
-    start_padding: StaticInts,
-    end_padding: StaticInts,
+    pad_width: Any,
+    end_padding: StaticInts | str | PaddingMode | None = None,
+    mode: str | PaddingMode | None = None,
     *,
-    mode: str | PaddingMode = "constant",
-    value: ArrayLike = 0,
+    value: ArrayLike | None = None,
+    constant_values: ArrayLike | None = None,
 ) -> jax.Array:
     """Pads ``x`` with ``start_padding[i]`` elements before and ``end_padding[i]`` after
-    each dimension ``i`` (DirectML PADDING).
+    each dimension ``i`` (DirectML PADDING), or as :func:`jax.numpy.pad` does.
 
     The functional face of :class:`PaddingOperatorDesc` and
-    :class:`Padding1OperatorDesc`: any rank (0-D with two empty paddings), any
-    JAX dtype, and, like :func:`jax.lax.pad` and ONNX Pad, negative paddings,
-    which crop that many elements (the crop comes first, then the mode pads
-    what is left; in ``"constant"`` mode a crop may reach past the dimension, as in
-    :func:`jax.lax.pad`, each element being the input element it lands on or
-    ``value``). The modes are DirectML's: ``"constant"`` (``value``),
-    ``"edge"``, ``"reflection"`` (numpy's ``"reflect"``, also accepted),
-    ``"symmetric"`` and ``"wrap"``; the mirrors and the wrap repeat periodically
-    for paddings longer than the dimension, as the DirectML pages specify.
+    :class:`Padding1OperatorDesc`, in two forms:
+
+    * DirectML's: ``pad(x, start_padding, end_padding, mode, value=...)``, one Python
+      integer per dimension in each padding;
+    * :func:`jax.numpy.pad`'s: ``pad(x, pad_width, mode, constant_values=...)``, where
+      ``pad_width`` is an integer, a ``(before, after)`` pair, or one pair per dimension,
+      and ``constant_values`` a number, a pair or one pair per dimension, traced or not.
+
+    Any rank (0-D with two empty paddings), any JAX dtype, and, like
+    :func:`jax.lax.pad` and ONNX Pad, negative paddings, which crop that many elements
+    (the crop comes first, then the mode pads what is left; in ``"constant"`` mode a crop
+    may reach past the dimension, as in :func:`jax.lax.pad`, each element being the
+    input element it lands on or the value). The modes are DirectML's: ``"constant"``,
+    ``"edge"``, ``"reflection"`` (numpy's ``"reflect"``, also accepted), ``"symmetric"``
+    and ``"wrap"``; the mirrors and the wrap repeat periodically for paddings longer than
+    the dimension, as the DirectML pages specify (and NumPy does).
 
     Args:
         x: the array to pad.
-        start_padding, end_padding: one Python integer per dimension of ``x``.
-        mode: a mode name or a :class:`dmljax.PaddingMode`.
-        value: CONSTANT's value, a Python number held exactly by ``x``'s dtype
-            (an integer in range for integer arrays; floats are rounded to the
-            dtype). Ignored by the other modes.
+        pad_width: with ``end_padding``, DirectML's StartPadding; alone (or followed by
+            a mode), :func:`jax.numpy.pad`'s ``pad_width``.
+        end_padding: DirectML's EndPadding, one Python integer per dimension of ``x``.
+        mode: a mode name or a :class:`dmljax.PaddingMode` (``"constant"`` by default).
+        value: CONSTANT's value as DirectML holds it: a Python number held exactly by
+            ``x``'s dtype (an integer in range for integer arrays; floats are rounded to
+            the dtype), or a JAX scalar (traced too) converted to ``x``'s dtype.
+        constant_values: CONSTANT's value as :func:`jax.numpy.pad` takes it: a number,
+            a ``(before, after)`` pair or one pair per dimension, converted to ``x``'s
+            dtype, traced or not (one program whatever the values).
 
     Returns:
         An array of shape ``x.shape[i] + start_padding[i] + end_padding[i]``
@@ -448,28 +463,126 @@ def pad(
             size, a crop longer than the dimension in a mode that copies (unless the
             result is empty), a mode that copies from an empty dimension (or
             REFLECTION of a one-element dimension, which DirectML leaves
-            undefined), or a value the dtype cannot hold.
+            undefined), a value the dtype cannot hold, or a jnp mode DirectML lacks.
 
-    Differentiable in ``x``, and usable under :func:`jax.jit` and :func:`jax.vmap`.
+    Differentiable in ``x`` (and in a traced value), and usable under :func:`jax.jit`
+    and :func:`jax.vmap`.
 
     >>> import jax.numpy as jnp, dmljax as dml
     >>> dml.pad(jnp.array([1, 2, 3]), (2,), (1,), mode="reflection")
     Array([3, 2, 1, 2, 3, 2], dtype=int32)
     >>> dml.pad(jnp.array([1, 2, 3]), (-1,), (2,), value=-7)
     Array([ 2,  3, -7, -7], dtype=int32)
+    >>> dml.pad(jnp.array([[1, 2]]), ((1, 0), (0, 1)), constant_values=9)
+    Array([[9, 9, 9],
+           [1, 2, 9]], dtype=int32)
     """
-    return _PAD_FACE.call(x, start_padding, end_padding, mode, value)
+    directml_form = end_padding is not None and type(end_padding) is not str
+    if directml_form and not isinstance(end_padding, PaddingMode):
+        if constant_values is None and not isinstance(value, jax.Array):  # the fast path
+            value = 0 if value is None else value
+            return _PAD_FACE.call(x, pad_width, end_padding, mode or "constant", value)
+        return _pad_with_value(x, pad_width, end_padding, mode, value, constant_values)
+    if end_padding is not None:  # jnp's form with its mode in third place
+        if mode is not None:
+            raise InvalidArgumentError(
+                _FUNCTION, "mode", "one mode", f"{end_padding!r} and mode={mode!r}"
+            )
+        mode = cast(str | PaddingMode, end_padding)
+    start, end = _jnp_pad_width(x, pad_width)
+    return _pad_with_value(x, start, end, mode, value, constant_values)
 
 
-def _checked_pad(
-    x: jax.Array,
-    start_padding: tuple[int, ...],
-    end_padding: tuple[int, ...],
-    mode_name: str,
-    value: int | float,
+def _pad_with_value(
+    x: ArrayLike,
+    start_padding: Any,
+    end_padding: Any,
+    mode: str | PaddingMode | None,
+    value: Any,
+    constant_values: Any,
 ) -> jax.Array:
-    """:func:`pad`'s checks, while tracing, then the lowering."""
-    mode = PaddingMode[mode_name.upper()]
+    if value is not None and constant_values is not None:
+        raise InvalidArgumentError(
+            _FUNCTION, "value, constant_values", "one of them", "both",
+            hint="constant_values is jnp.pad's name for the value.",
+        )  # fmt: skip
+    if type(mode) is str and mode in _JNP_ONLY_MODES:
+        raise InvalidArgumentError(
+            _FUNCTION, "mode", f"a DirectML mode ({', '.join(_MODE_NAMES)})", repr(mode),
+            hint=f"jnp.pad's {', '.join(map(repr, _JNP_ONLY_MODES))} have no DirectML mode.",
+        )  # fmt: skip
+    if isinstance(value, jax.Array):  # a JAX scalar, traced or not: converted as jnp does
+        value, constant_values = None, value
+    if isinstance(constant_values, list | tuple):  # pairs, of numbers or traced scalars
+        try:
+            constant_values = jnp.asarray(constant_values)
+        except (TypeError, ValueError):
+            raise ArgumentTypeError(
+                _FUNCTION, "constant_values", "a number, a (before, after) pair or one pair "
+                "per dimension", repr(constant_values),
+            ) from None  # fmt: skip
+    if constant_values is None:
+        value = 0 if value is None else value
+        return _PAD_FACE.call(x, start_padding, end_padding, mode or "constant", value)
+    name = mode.function_name if isinstance(mode, PaddingMode) else mode
+    if name not in (None, "constant"):
+        raise InvalidArgumentError(
+            _FUNCTION, "constant_values", f"absent in {name!r} mode", repr(constant_values),
+            hint="Only the constant mode pads with values.",
+        )  # fmt: skip
+    return _PAD_VALUES_FACE.call(x, constant_values, start_padding, end_padding)
+
+
+def _jnp_pad_width(x: ArrayLike, pad_width: Any) -> tuple[Any, Any]:
+    """jnp.pad's ``pad_width`` as DirectML's start and end paddings (tuples of ints;
+    anything else is left for the face's checks to name)."""
+    rank = np.ndim(x)  # a shape, not the values: x may be traced
+    if isinstance(pad_width, Tracer):
+        return pad_width, pad_width  # the face names a traced padding
+    try:
+        pairs = np.asarray(pad_width)
+    except (TypeError, ValueError):
+        pairs = None
+    if pairs is None or pairs.dtype == object or pairs.ndim > 2 or pairs.size == 0:
+        raise ArgumentTypeError(
+            _FUNCTION, "pad_width",
+            "an integer, a (before, after) pair or one pair per dimension (jnp.pad's forms)",
+            repr(pad_width),
+            hint="Or DirectML's form: dml.pad(x, start_padding, end_padding).",
+        )  # fmt: skip
+    if not (np.issubdtype(pairs.dtype, np.integer) or pairs.dtype == bool):
+        raise ArgumentTypeError(_FUNCTION, "pad_width", "integers", repr(pad_width))
+    try:
+        both = _as_pairs(pairs, rank)
+    except ValueError:
+        raise InvalidArgumentError(
+            _FUNCTION, "pad_width", f"pairs for the {rank} dimensions of x, shape "
+            f"{np.shape(x)}: one pair, or shape ({rank}, 2)", f"shape {pairs.shape}",
+        ) from None  # fmt: skip
+    return tuple(int(p) for p in both[:, 0]), tuple(int(p) for p in both[:, 1])
+
+
+def _as_pairs(values: Any, rank: int) -> Any:
+    """NumPy's reading of a pad argument: one value for every side, one ``(before,
+    after)`` pair for every dimension, or one pair per dimension, as shape ``(rank, 2)``
+    (NumPy's ``_as_pairs``). Works on NumPy and JAX arrays alike (shapes only)."""
+    shape = np.shape(values)
+    size = int(np.prod(shape))
+    if size == 1:
+        return jnp.broadcast_to(jnp.ravel(values)[0], (rank, 2)) if isinstance(
+            values, jax.Array
+        ) else np.broadcast_to(np.ravel(values)[0], (rank, 2))  # fmt: skip
+    if size == 2 and shape != (2, 1):
+        values = values.reshape(2)
+    module = jnp if isinstance(values, jax.Array) else np
+    return module.broadcast_to(values, (rank, 2))
+
+
+def _check_sizes(
+    x: jax.Array, start_padding: tuple[int, ...], end_padding: tuple[int, ...], mode: PaddingMode
+) -> None:
+    """The face's rules on the paddings: one per dimension, sizes of 0 or more, crops the
+    mode can take, a dimension the mode can copy from, a result XLA can hold."""
     why = f"one entry per dimension of x, shape {tuple(x.shape)}"
     for field, values in (("start_padding", start_padding), ("end_padding", end_padding)):
         require_length(values, x.ndim, op=_FUNCTION, field=field, why=why)
@@ -510,12 +623,95 @@ def _checked_pad(
     require_fits_xla(
         out_shape, x.dtype, op=_FUNCTION, field="start_padding, end_padding", inputs=(x,)
     )
+
+
+def _checked_pad(
+    x: jax.Array,
+    start_padding: tuple[int, ...],
+    end_padding: tuple[int, ...],
+    mode_name: str,
+    value: int | float,
+) -> jax.Array:
+    """:func:`pad`'s checks, while tracing, then the lowering."""
+    mode = PaddingMode[mode_name.upper()]
+    _check_sizes(x, start_padding, end_padding, mode)
     pad_value = None
     if mode is PaddingMode.CONSTANT:
         pad_value = scalars.value_in(value, x.dtype, op=_FUNCTION, field="value")
     return pad_lowering(
         x, start_padding=start_padding, end_padding=end_padding, mode=mode, value=pad_value
     )
+
+
+def _checked_pad_values(
+    x: jax.Array,
+    constant_values: jax.Array,
+    start_padding: tuple[int, ...],
+    end_padding: tuple[int, ...],
+) -> jax.Array:
+    """:func:`pad` in constant mode with array values (jnp.pad's ``constant_values``):
+    converted to ``x``'s dtype as jnp.pad converts them; one value for every side is one
+    :func:`jax.lax.pad`, several pad dimension by dimension, each side with its own (the
+    later dimensions' values in the corners, as NumPy's)."""
+    _check_sizes(x, start_padding, end_padding, PaddingMode.CONSTANT)
+    if constant_values.ndim > 2:
+        raise InvalidArgumentError(
+            _FUNCTION, "constant_values", "a number, a (before, after) pair or one pair per "
+            "dimension", f"shape {constant_values.shape}",
+        )  # fmt: skip
+    values = lax.convert_element_type(constant_values, x.dtype)
+    if values.size == 1:
+        config = [(start, end, 0) for start, end in zip(start_padding, end_padding, strict=True)]
+        return _lax_pad(x, values.reshape(()), config)
+    try:
+        pairs = _as_pairs(values, x.ndim)
+    except ValueError:
+        raise InvalidArgumentError(
+            _FUNCTION, "constant_values", f"pairs for the {x.ndim} dimensions of x, shape "
+            f"{x.shape}: one pair, or shape ({x.ndim}, 2)", f"shape {constant_values.shape}",
+        ) from None  # fmt: skip
+    if min(start_padding + end_padding, default=0) < 0:
+        raise InvalidArgumentError(
+            _FUNCTION, "start_padding, end_padding", "paddings of 0 or more with a value per "
+            "side (jnp.pad's); a crop takes one constant_values", f"{start_padding}, {end_padding}",
+        )  # fmt: skip
+    for axis, (start, end) in enumerate(zip(start_padding, end_padding, strict=True)):
+        for side, width in enumerate((start, end)):
+            if width:
+                config = [(0, 0, 0)] * x.ndim
+                config[axis] = (width, 0, 0) if side == 0 else (0, width, 0)
+                x = _lax_pad(x, pairs[axis, side], config)
+    return x
+
+
+def _lax_pad(x: jax.Array, value: jax.Array, config: list[tuple[int, int, int]]) -> jax.Array:
+    """:func:`jax.lax.pad` with a traced value, every bit of ``x`` and ``value`` kept,
+    differentiable in both."""
+    if not jnp.issubdtype(x.dtype, jnp.inexact):
+        return lax.pad(x, value, config)
+    return _pad_inexact(tuple(config), x, value)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _pad_inexact(config: tuple[tuple[int, int, int], ...], x: jax.Array, value: jax.Array) -> Any:
+    if not bitwise.may_change_bits(x.dtype):
+        return lax.pad(x, value, config)
+    # The barriers keep XLA from moving the bitcasts past the pad (see bitwise.exactly).
+    words, fill = lax.optimization_barrier((bitwise.bits(x), bitwise.bits(value)))
+    padded = lax.optimization_barrier(lax.pad(words, fill, config))
+    return lax.bitcast_convert_type(padded, x.dtype)
+
+
+@_pad_inexact.defjvp
+def _pad_inexact_jvp(
+    config: tuple[tuple[int, int, int], ...], primals: tuple[Any, ...], tangents: tuple[Any, ...]
+) -> tuple[jax.Array, jax.Array]:
+    # The value's tangent through a mask of the border, not lax.pad's own: jax transposes
+    # lax.pad only where its operand is differentiated too (grad in the value alone fails).
+    dx, dvalue = tangents
+    zero, one = np.zeros((), dx.dtype), np.ones((), dx.dtype)
+    border = lax.pad(jnp.zeros(dx.shape, dx.dtype), one, config)
+    return _pad_inexact(config, *primals), lax.pad(dx, zero, config) + border * dvalue
 
 
 _PAD_FACE = faces.FunctionalFace(
@@ -531,6 +727,15 @@ _PAD_FACE = faces.FunctionalFace(
     ),
     faces.Number("value"),
     keys=lambda s: s["mode"] != "constant",
+)
+# jnp.pad's constant_values (and a JAX scalar value): arrays, traced or not.
+_PAD_VALUES_FACE = faces.FunctionalFace(
+    pad,
+    _checked_pad_values,
+    faces.Data("x"),
+    faces.Data("constant_values"),
+    faces.IntTuple("start_padding", per_dimension_of=(0, "x")),
+    faces.IntTuple("end_padding", per_dimension_of=(0, "x")),
 )
 
 

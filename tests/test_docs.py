@@ -238,3 +238,18 @@ def test_the_readme_and_the_guides_list_no_operators_by_hand():
         assert not rows, f"{page.name} lists operators by hand: {rows}"
         named = {face for face in faces if f"`{face}`" in text}
         assert len(named) < len(faces) // 2, f"{page.name} lists the faces by hand: {named}"
+
+
+def test_the_porting_guide_says_how_every_functional_face_differs_from_its_namesake():
+    text = (DOCS / "porting.md").read_text()
+    section = text.split("## For jnp users", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `dml.")]
+    listed = {name for row in rows for name in re.findall(r"`dml\.(\w+)", row.split("|")[1])}
+    faces = {op.function.__name__ for op in dml.OPERATORS if op.function is not None}
+    assert sorted(faces - listed) == []
+    assert sorted(listed - faces) == []
+    # Each listed function appears in the examples after the table or says it has none.
+    examples = section.split("```python", 1)[1]
+    for row in rows:
+        names = re.findall(r"`dml\.(\w+)", row.split("|")[1])
+        assert "none" in row.split("|")[2] or any(f"dml.{n}(" in examples for n in names), row

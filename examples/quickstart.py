@@ -1,4 +1,4 @@
-"""dmljax in one minute: each operator through both faces.
+"""dmljax in one minute: a few operators through both faces.
 
 Run: python examples/quickstart.py
 """

@@ -253,3 +253,16 @@ def test_the_porting_guide_says_how_every_functional_face_differs_from_its_names
     for row in rows:
         names = re.findall(r"`dml\.(\w+)", row.split("|")[1])
         assert "none" in row.split("|")[2] or any(f"dml.{n}(" in examples for n in names), row
+
+
+def test_no_page_or_module_cites_a_note_that_is_not_shipped():
+    # The project's research notes live beside the repository, not in it: a reader of the
+    # docs or the code cannot follow a citation of one.
+    shipped = [*PAGES, DOCS.parent / "README.md", *sorted((DOCS.parent / "dmljax").rglob("*.py"))]
+    citing = [
+        f"{path.relative_to(DOCS.parent)}:{number}"
+        for path in shipped
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if re.search(r"\bresearch\b|spec/", line, re.IGNORECASE)
+    ]
+    assert citing == []

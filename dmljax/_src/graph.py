@@ -3,7 +3,7 @@
 A :class:`GraphDesc` mirrors DirectML.h's struct (snake_case, frozen): operator and
 constant nodes, and input, output and intermediate edges between the nodes' tensor
 slots. :func:`compile_graph` checks every node with its own operator's rules, then the
-graph's rules (G1-G4 and G7-G11 of ``spec/research/dml-graph-and-dxdispatch.md``, section 1.4), and
+graph's rules (the table in docs/porting.md, "Porting a DirectML graph"), and
 lowers the whole graph to one jitted function: each node's lowering inlined, so XLA sees
 one program and fuses across nodes.
 

@@ -1,6 +1,5 @@
 """DxDispatch's JSON models run by dmljax: resources, DirectML operator dispatchables and
-commands, as ``DxDispatch/`` in microsoft/DirectML reads and runs them (section 2 of
-``spec/research/dml-graph-and-dxdispatch.md``).
+commands, as ``DxDispatch/`` in microsoft/DirectML reads and runs them.
 
 A resource is a byte buffer; an operator reads and writes it through its tensor descs,
 from the byte offset its binding gives. Commands run in order and their effects stay.
@@ -138,8 +137,10 @@ class DxDispatchModel:
 
     def as_function(self) -> Callable[[Mapping[str, jax.Array]], Buffers]:
         """The dispatch commands, in order, as one pure function of the resources' bytes
-        (``print`` and ``writeFile`` are the host's and left out): jit it, vmap it, or
-        differentiate through it like any JAX function.
+        (``print`` and ``writeFile`` are the host's and left out): jit it, vmap it over
+        a leading axis of the buffers, or export it. It takes and returns bytes (uint8),
+        as DirectML's resources are, so :func:`jax.grad` has nothing to differentiate:
+        for gradients, compile the operators or a :class:`dmljax.GraphDesc` of them.
 
         >>> import jax, dmljax as dml
         >>> model = dml.load_dxdispatch('''{"resources": {

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
         OutputGraphEdgeDesc as OutputGraphEdgeDesc,
         compile_graph as compile_graph,
     )
+    from dmljax._src.graph_builder import (
+        GraphBuilder as GraphBuilder,
+        GraphTensor as GraphTensor,
+    )
     from dmljax._src.onnx_slice import (
         onnx_slice as onnx_slice,
         onnx_slice_window as onnx_slice_window,
@@ -171,7 +175,9 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "GatherNd1OperatorDesc",
     "GatherNdOperatorDesc",
     "GatherOperatorDesc",
+    "GraphBuilder",
     "GraphDesc",
+    "GraphTensor",
     "InputGraphEdgeDesc",
     "IntermediateGraphEdgeDesc",
     "JoinOperatorDesc",

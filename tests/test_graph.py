@@ -18,7 +18,7 @@ from hypothesis import given, strategies as st
 import dmljax as dml
 from dmljax._src.checking import doc_examples, reference
 from dmljax._src.contract import Role
-from dmljax._src.graph import _slots
+from dmljax._src.graph import slots as node_slots
 from tests import helpers
 
 F32, I32, U8 = dml.DataType.FLOAT32, dml.DataType.INT32, dml.DataType.UINT8
@@ -389,8 +389,8 @@ def test_descs_are_typed_like_directml_structs():
 
 
 def _one_node_graph(desc):
-    slots_in = _slots(node(desc), Role.INPUT)
-    slots_out = _slots(node(desc), Role.OUTPUT)
+    slots_in = node_slots(node(desc), Role.INPUT)
+    slots_out = node_slots(node(desc), Role.OUTPUT)
     present = [i for i, s in enumerate(slots_in) if s.tensor is not None]
     return dml.GraphDesc(
         input_count=len(present),
@@ -553,7 +553,7 @@ def test_random_graphs_equal_a_node_by_node_evaluation_over_bytes(data):
     # Every node output no node reads is a graph output (DirectML: outputs must be connected).
     output_edges, expected = [], []
     for i, (desc_node, _) in enumerate(zip(nodes, evaluations, strict=True)):
-        slots = _slots(desc_node, Role.OUTPUT)
+        slots = node_slots(desc_node, Role.OUTPUT)
         for k in range(len(slots)):
             index = next((v for v in outputs_of[i] if values[v][2] == ("node", i, k)), None)
             if index is None or index not in consumed:

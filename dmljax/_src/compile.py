@@ -42,12 +42,19 @@ from dmljax._src.strides import (
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["CompiledOperator", "compile_checked", "compile_operator", "through_buffers"]
+__all__ = [
+    "CompiledOperator",
+    "compile_checked",
+    "compile_operator",
+    "operator_for",
+    "through_buffers",
+]
 
 _BY_DESC_TYPE: dict[type, Operator[Any]] = {op.desc_type: op for op in OPERATORS}
 
 
-def _operator_of(desc: Any) -> Operator[Any]:
+def operator_for(desc: Any) -> Operator[Any]:
+    """The operator whose desc ``desc`` is; a clear error for anything else."""
     operator = _BY_DESC_TYPE.get(type(desc))
     if operator is None:
         known = ", ".join(sorted(t.__name__ for t in _BY_DESC_TYPE))
@@ -363,7 +370,7 @@ def compile_operator(
     Array([[1., 2., 1., 2., 1., 2.],
            [1., 2., 1., 2., 1., 2.]], dtype=float32)
     """
-    _operator_of(desc)  # an unknown desc type fails before anything else is looked at
+    operator_for(desc)  # an unknown desc type fails before anything else is looked at
     op = type(desc).__name__
     level = FeatureLevel.coerce(feature_level, op=op)
     for name, flag in (("deterministic", deterministic), ("donate_input", donate_input)):
@@ -386,7 +393,7 @@ def compile_checked(
     cached per desc, options and x64 setting."""
     # `x64` is part of the key: the jitted lowering and the dtype checks depend on it.
     del x64
-    operator = _operator_of(desc)
+    operator = operator_for(desc)
     op = type(desc).__name__
     operator.validate(desc, options.feature_level)
     for field, tensor in bound_tensors(desc):

@@ -10,6 +10,8 @@ caller's ``jit``, ``vmap`` or ``grad`` the operator is one jitted program too.
 
 from __future__ import annotations
 
+import abc
+import contextvars
 import dataclasses
 import functools
 import re
@@ -38,6 +40,7 @@ from dmljax._src.indices import (
     as_index_array,
     narrowed_numpy_indices,
 )
+from dmljax._src.node_call import NodeCall
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "NotPlain",
     "Number",
     "Static",
+    "Symbolic",
     "is_concrete_array",
     "plain_arguments",
 ]
@@ -557,6 +561,24 @@ def _undecided(op: str, error: Exception) -> InvalidArgumentError:
     )
 
 
+class Symbolic(abc.ABC):
+    """A tensor of a graph being built (:class:`dmljax.GraphBuilder`): a face called on
+    one adds a node to its graph instead of running."""
+
+    @abc.abstractmethod
+    def add_node(
+        self, face: FunctionalFace, arrays: tuple[Any, ...], statics: tuple[Any, ...]
+    ) -> Any:
+        """The face's call as a node of this tensor's graph; its symbolic results."""
+
+
+ACTIVE_BUILDER: contextvars.ContextVar[Symbolic | None] = contextvars.ContextVar(
+    "dmljax_active_builder", default=None
+)
+"""Set while a builder's own method runs a face, for a call without a symbolic array
+(``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``): any symbolic stand-in of it."""
+
+
 class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
@@ -579,6 +601,9 @@ class FunctionalFace:
             values), given the coerced statics by name. The face then runs on
             each word of the keys' data (a vmap over its last axis) and wraps the
             result as keys of the same implementation.
+        graph_node: the operator desc of the face's call as a node of a graph
+            (:class:`~dmljax._src.node_call.NodeCall` to desc), for
+            :class:`dmljax.GraphBuilder`; None where no DirectML desc takes the call.
 
     >>> import jax.numpy as jnp
     >>> def repeat(x, n):
@@ -594,9 +619,11 @@ class FunctionalFace:
         checked: Callable[..., Any],
         *specs: Data | Static,
         keys: bool | Callable[[Mapping[str, Any]], bool] = False,
+        graph_node: Callable[[NodeCall], Any] | None = None,
     ) -> None:
         self.function = function
         self.keys = keys
+        self.graph_node = graph_node
         self.op = op = f"dmljax.{function.__name__}"
         self._arrays = tuple(spec for spec in specs if isinstance(spec, Data))
         self._statics = tuple(spec for spec in specs if not isinstance(spec, Data))
@@ -618,6 +645,8 @@ class FunctionalFace:
         )
         self._count = count
         self._jitted = self.dispatch.jitted
+        if not count:  # a call without arrays reaches a graph only through a builder's method
+            self.call = self._call_without_arrays
         self._plain = plain_arguments(tuple(spec.fast for spec in specs))
         self._index_positions = tuple(
             i for i, spec in enumerate(self._arrays) if isinstance(spec, Indices)
@@ -645,6 +674,21 @@ class FunctionalFace:
                 raise
             raise replacement from error
 
+    @property
+    def array_specs(self) -> tuple[Data, ...]:
+        """The specs of the arrays, in the order of the face's parameters."""
+        return self._arrays
+
+    @property
+    def static_specs(self) -> tuple[Static, ...]:
+        """The specs of the statics, in the order of the face's parameters."""
+        return self._statics
+
+    def _call_without_arrays(self, *args: Any) -> Any:
+        if ACTIVE_BUILDER.get() is not None:
+            return self._slow((), args)
+        return FunctionalFace.call(self, *args)
+
     def _not_plain(self, args: tuple[Any, ...]) -> Any:
         """A call with some argument not of its plain type: NumPy 64-bit indices that fit
         32 bits take the fast path narrowed, anything else :meth:`_slow`."""
@@ -666,6 +710,14 @@ class FunctionalFace:
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics
+        symbolic = next((x for x in _flat(arrays) if isinstance(x, Symbolic)), None)
+        symbolic = symbolic or ACTIVE_BUILDER.get()
+        if symbolic is not None:
+            # A graph being built: its node, not a run. Statics as the face takes them.
+            coerced = tuple(
+                spec.coerce(v, arrays, op=op) for spec, v in zip(specs, statics, strict=True)
+            )
+            return symbolic.add_node(self, arrays, coerced)
         if self.keys and any(map(_is_key_array, jax.tree.leaves(arrays))):
             moved = _with_keys(self, arrays, statics)
             if moved is not None:

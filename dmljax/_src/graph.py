@@ -249,7 +249,9 @@ class _Slot:
     tensor: TensorDesc | None  # None: an absent optional tensor, or a constant's bytes
 
 
-def _slots(node: Node, role: Role) -> tuple[_Slot, ...]:
+def slots(node: Node, role: Role) -> tuple[_Slot, ...]:
+    """A node's inputs or outputs as DirectML numbers them, absent optional tensors
+    included (their ``tensor`` is None)."""
     if isinstance(node, ConstantDataGraphNodeDesc):
         return () if role is Role.INPUT else (_Slot("data", None),)
     slots = []
@@ -274,7 +276,7 @@ def one_node_graph(desc: OperatorDesc[Any, *tuple[Any, ...]]) -> GraphDesc:
     (1, 1, 1)
     """
     node = OperatorGraphNodeDesc(operator=desc)
-    ins, outs = _slots(node, Role.INPUT), _slots(node, Role.OUTPUT)
+    ins, outs = slots(node, Role.INPUT), slots(node, Role.OUTPUT)
     return GraphDesc(
         input_count=len(ins),
         output_count=len(outs),
@@ -381,8 +383,8 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
                      graph.input_count)  # fmt: skip
     check_edges(graph.input_count, graph.output_count, len(graph.nodes), graph.input_edges,
                 graph.intermediate_edges, graph.output_edges)  # fmt: skip
-    ins = [_slots(node, Role.INPUT) for node in graph.nodes]
-    outs = [_slots(node, Role.OUTPUT) for node in graph.nodes]
+    ins = [slots(node, Role.INPUT) for node in graph.nodes]
+    outs = [slots(node, Role.OUTPUT) for node in graph.nodes]
     sources: dict[tuple[int, int], tuple[str, int, int]] = {}
 
     def connect(field: str, node: int, slot: int, source: tuple[str, int, int]) -> None:
@@ -610,9 +612,10 @@ class CompiledGraph:
         )
 
         def run(*inputs: Any) -> tuple[jax.Array, ...]:
-            for j, (x, tensor) in enumerate(zip(inputs, self.input_descs, strict=True)):
-                if tensor is not None:
-                    _check_input(x, tensor, j)
+            inputs = tuple(
+                x if tensor is None else _bound_input(x, tensor, j)
+                for j, (x, tensor) in enumerate(zip(inputs, self.input_descs, strict=True))
+            )
             values: dict[tuple[int, int], tuple[jax.Array, TensorDesc | None]] = {}
             for i in wiring.order:
                 node = graph.nodes[i]
@@ -660,12 +663,28 @@ class CompiledGraph:
         return f"CompiledGraph({len(self.graph.nodes)} nodes, feature_level={self.feature_level})"
 
 
-def _check_input(x: Any, tensor: TensorDesc, index: int) -> None:
+def _bound_input(x: Any, tensor: TensorDesc, index: int) -> Any:
+    """``x`` checked against the tensor its graph input is bound as. A shape that differs
+    from the tensor's sizes only in dimensions of 1 is taken, reshaped: DirectML binds a
+    buffer, and such dimensions leave its elements in place (a :class:`GraphBuilder`'s
+    input that a node sees with leading 1s)."""
     field = f"graph input {index}"
-    if tensor.strides is None:
-        check_bound_array(x, tensor, op="CompiledGraph", field=field)
-    else:
+    if tensor.strides is not None:
         check_buffer_array(x, tensor, op="CompiledGraph", field=f"the {field} argument")
+        return x
+    shape = getattr(x, "shape", None)
+    if (
+        shape is not None
+        and tuple(shape) != tensor.sizes
+        and _unit_free(shape) == _unit_free(tensor.sizes)
+    ):
+        x = jnp.reshape(x, tensor.sizes)
+    check_bound_array(x, tensor, op="CompiledGraph", field=field)
+    return x
+
+
+def _unit_free(shape: Sequence[int]) -> tuple[int, ...]:
+    return tuple(size for size in shape if size != 1)
 
 
 def compile_graph(

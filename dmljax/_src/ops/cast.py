@@ -27,6 +27,7 @@ from jax.typing import ArrayLike
 from dmljax._src import contract, dtypes, face as faces, feature_levels as fl
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -188,7 +189,13 @@ def _checked_cast(x: jax.Array, dtype: np.dtype[Any]) -> jax.Array:
     return cast_lowering(x, dtype=dtype)
 
 
-_CAST_FACE = faces.FunctionalFace(cast, _checked_cast, faces.Data("x"), faces.DType("dtype"))
+def _cast_node(call: NodeCall) -> CastOperatorDesc:
+    return CastOperatorDesc(input_tensor=call.arrays["x"], output_tensor=call.outputs[0])
+
+
+_CAST_FACE = faces.FunctionalFace(
+    cast, _checked_cast, faces.Data("x"), faces.DType("dtype"), graph_node=_cast_node
+)
 
 
 CAST = contract.Operator(

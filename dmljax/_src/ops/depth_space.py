@@ -17,6 +17,7 @@ import jax
 
 from dmljax._src import contract, face as faces, feature_levels as fl
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
@@ -180,8 +181,20 @@ def operators(
 _ORDER_ALIASES = tuple((order, order.onnx_mode) for order in DepthSpaceOrder)
 
 
-def functional_face(function: Callable[..., Any], direction: Direction) -> faces.FunctionalFace:
-    """``function(x, block_size, *, order)``'s face: it moves keys, as any data movement."""
+def functional_face(
+    function: Callable[..., Any], direction: Direction, desc_type: type
+) -> faces.FunctionalFace:
+    """``function(x, block_size, *, order)``'s face: it moves keys, as any data movement;
+    in a graph, a node of ``desc_type`` (the newer desc, which has the order)."""
+
+    def graph_node(call: NodeCall) -> Any:
+        return desc_type(
+            input_tensor=call.arrays["x"],
+            output_tensor=call.outputs[0],
+            block_size=call.statics["block_size"],
+            order=call.statics["order"],
+        )
+
     return faces.FunctionalFace(
         function,
         direction.checked,
@@ -189,4 +202,5 @@ def functional_face(function: Callable[..., Any], direction: Direction) -> faces
         faces.Int("block_size"),
         faces.Choice("order", ("DCR", "CRD"), aliases=_ORDER_ALIASES),
         keys=True,
+        graph_node=graph_node,
     )

@@ -156,7 +156,7 @@ _DIRECTION = depth_space.Direction(
     "{N, C / block_size**2, H * block_size, W * block_size} of input_tensor.sizes",
     depth_to_space_lowering,
 )
-_FACE = depth_space.functional_face(depth_to_space, _DIRECTION)
+_FACE = depth_space.functional_face(depth_to_space, _DIRECTION, DepthToSpace1OperatorDesc)
 
 DEPTH_TO_SPACE, DEPTH_TO_SPACE1 = depth_space.operators(
     _DIRECTION,

@@ -212,7 +212,7 @@ def diagonal_matrix(
            [0., 1., 0.]], dtype=float32)
     """
     if isinstance(x, jax.ShapeDtypeStruct):
-        return _GENERATED_FACE.call(x.shape, x.dtype, value, fill_begin, fill_end)
+        return GENERATED_FACE.call(x.shape, x.dtype, value, fill_begin, fill_end)
     return DIAGONAL_MATRIX_FACE.call(x, value, fill_begin, fill_end)
 
 
@@ -258,7 +258,7 @@ DIAGONAL_MATRIX_FACE = faces.FunctionalFace(
 )
 """The face of an array ``x`` (DIAGONAL_MATRIX1's, with an input tensor)."""
 
-_GENERATED_FACE = faces.FunctionalFace(
+GENERATED_FACE = faces.FunctionalFace(
     diagonal_matrix,
     _checked_generated,
     faces.IntTuple("x.shape"),

@@ -23,8 +23,10 @@ from dmljax._src import (
 from dmljax._src.arguments import static_int, static_number
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.ops.diagonal_matrix import (
     DIAGONAL_MATRIX_FACE,
+    GENERATED_FACE,
     check_matrix_sizes,
     diagonal_matrix_lowering,
     generated_diagonal_matrix,
@@ -110,6 +112,25 @@ def _lower_diagonal1(desc: DiagonalMatrix1OperatorDesc, options: contract.Loweri
         return functools.partial(generated_diagonal_matrix, output.sizes, output.dtype, **band)
     return functools.partial(diagonal_matrix_lowering, **band)
 
+
+def _diagonal_node(call: NodeCall) -> DiagonalMatrix1OperatorDesc:
+    """Either face of :func:`dmljax.diagonal_matrix` as a node: an array's (an input
+    tensor) or a ShapeDtypeStruct's (none)."""
+    out = call.outputs[0]
+    return DiagonalMatrix1OperatorDesc(
+        input_tensor=call.arrays.get("x"),
+        output_tensor=out,
+        value_data_type=out.data_type,
+        value=call.statics["value"],
+        diagonal_fill_begin=call.statics["fill_begin"],
+        diagonal_fill_end=call.statics["fill_end"],
+    )
+
+
+# The faces are declared in diagonal_matrix.py, which cannot import this module's desc
+# (this module imports it): their graph nodes are declared here, beside the desc.
+DIAGONAL_MATRIX_FACE.graph_node = _diagonal_node
+GENERATED_FACE.graph_node = _diagonal_node
 
 DIAGONAL_MATRIX1 = contract.Operator(
     "DML_OPERATOR_DIAGONAL_MATRIX1",

@@ -27,6 +27,7 @@ from dmljax._src import (
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices, wraps_negative_indices
+from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -215,6 +216,17 @@ def _checked_gather(x: jax.Array, indices: jax.Array, axis: int) -> jax.Array:
     return gather_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
+def _gather_node(call: NodeCall) -> GatherOperatorDesc:
+    indices = call.arrays["indices"]
+    return GatherOperatorDesc(
+        input_tensor=call.aligned(call.arrays["x"]),
+        indices_tensor=call.aligned(indices),
+        output_tensor=call.aligned(call.outputs[0]),
+        axis=call.axis("axis", of="x"),
+        index_dimensions=indices.dimension_count,
+    )
+
+
 _GATHER_FACE = faces.FunctionalFace(
     gather,
     _checked_gather,
@@ -222,6 +234,7 @@ _GATHER_FACE = faces.FunctionalFace(
     faces.Indices("indices"),
     faces.Axis(),
     keys=True,
+    graph_node=_gather_node,
 )
 
 

@@ -19,6 +19,7 @@ from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices, wraps_negative_indices
+from dmljax._src.node_call import NodeCall
 from dmljax._src.ops import elements
 from dmljax._src.tensor_desc import TensorDesc
 
@@ -138,6 +139,15 @@ def _checked_gather_elements(x: jax.Array, indices: jax.Array, axis: int) -> jax
     return gather_elements_lowering(x, indices, axis=axis, wrap_negative=True)
 
 
+def _gather_elements_node(call: NodeCall) -> GatherElementsOperatorDesc:
+    return GatherElementsOperatorDesc(
+        input_tensor=call.arrays["x"],
+        indices_tensor=call.arrays["indices"],
+        output_tensor=call.outputs[0],
+        axis=call.axis("axis", of="x"),
+    )
+
+
 _GATHER_ELEMENTS_FACE = faces.FunctionalFace(
     gather_elements,
     _checked_gather_elements,
@@ -145,6 +155,7 @@ _GATHER_ELEMENTS_FACE = faces.FunctionalFace(
     faces.Indices("indices"),
     faces.Axis(),
     keys=True,
+    graph_node=_gather_elements_node,
 )
 
 

@@ -176,7 +176,7 @@ def gather_nd(x: ArrayLike, indices: ArrayLike, *, batch_dims: int = 0) -> jax.A
            [7],
            [8]], dtype=int32)
     """
-    return _GATHER_ND_FACE.call(x, indices, batch_dims)
+    return GATHER_ND_FACE.call(x, indices, batch_dims)
 
 
 def _checked_gather_nd(x: jax.Array, indices: jax.Array, batch_dims: int) -> jax.Array:
@@ -194,7 +194,7 @@ def _checked_gather_nd(x: jax.Array, indices: jax.Array, batch_dims: int) -> jax
     return gather_nd_lowering(x, indices, batch=batch_dims, wrap_negative=True)
 
 
-_GATHER_ND_FACE = faces.FunctionalFace(
+GATHER_ND_FACE = faces.FunctionalFace(
     gather_nd,
     _checked_gather_nd,
     faces.Data("x"),
@@ -213,5 +213,5 @@ GATHER_ND = contract.Operator(
     rules=gather_nd_rules,
     output_sizes=gather_nd_output_sizes,
     lower=lower_gather_nd,
-    face=_GATHER_ND_FACE,
+    face=GATHER_ND_FACE,
 )

@@ -14,7 +14,10 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, feature_levels as fl
 from dmljax._src.arguments import static_int
+from dmljax._src.node_call import NodeCall
+from dmljax._src.ops import gather_nd
 from dmljax._src.ops.gather_nd import (
+    GatherNdOperatorDesc,
     gather_nd_output_sizes,
     gather_nd_rules,
     lower_gather_nd,
@@ -59,6 +62,26 @@ class GatherNd1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLik
 # GATHER_ND's table from FL 3_0, where GATHER_ND1 was introduced.
 _GATHER_ND1_SUPPORT = fl.indexed_bands()[1:]
 
+
+def _gather_nd_node(call: NodeCall) -> GatherNdOperatorDesc | GatherNd1OperatorDesc:
+    """GATHER_ND, or GATHER_ND1 (FL 3_0) for batch dimensions."""
+    x, indices = call.arrays["x"], call.arrays["indices"]
+    tensors = {
+        "input_tensor": call.aligned(x),
+        "indices_tensor": call.aligned(indices),
+        "output_tensor": call.aligned(call.outputs[0]),
+        "input_dimension_count": x.dimension_count,
+        "indices_dimension_count": indices.dimension_count,
+    }
+    batch = call.statics["batch_dims"]
+    if batch == 0:
+        return GatherNdOperatorDesc(**tensors)
+    return GatherNd1OperatorDesc(**tensors, batch_dimension_count=batch)
+
+
+# dmljax.gather_nd's face is GATHER_ND's, declared in gather_nd.py, which cannot import
+# this module's desc (this module imports it): its graph node is declared here.
+gather_nd.GATHER_ND_FACE.graph_node = _gather_nd_node
 
 GATHER_ND1 = contract.Operator(
     "DML_OPERATOR_GATHER_ND1",

@@ -19,6 +19,7 @@ from dmljax._src import bitwise, contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import normalize_axis, static_int
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -194,8 +195,21 @@ def _checked_join(arrays: tuple[jax.Array, ...], axis: int) -> jax.Array:
     return join_lowering(*arrays, axis=normalized)
 
 
+def _join_node(call: NodeCall) -> JoinOperatorDesc:
+    return JoinOperatorDesc(
+        input_tensors=call.arrays["arrays"],
+        output_tensor=call.outputs[0],
+        axis=call.axis("axis", of="arrays"),
+    )
+
+
 _JOIN_FACE = faces.FunctionalFace(
-    join, _checked_join, faces.Arrays("arrays"), faces.Axis(of_first=True), keys=True
+    join,
+    _checked_join,
+    faces.Arrays("arrays"),
+    faces.Axis(of_first=True),
+    keys=True,
+    graph_node=_join_node,
 )
 
 

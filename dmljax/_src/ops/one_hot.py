@@ -12,6 +12,7 @@ row-major order, whatever the values tensor's sizes).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from typing import Any
@@ -27,6 +28,7 @@ from dmljax._src.arguments import static_int
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import wraps_negative_indices
+from dmljax._src.node_call import NodeCall
 from dmljax._src.rules import require_fits_xla, require_one_per_sequence
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -231,6 +233,22 @@ def _checked_one_hot(indices: jax.Array, values: jax.Array, depth: int, axis: in
     )
 
 
+def _one_hot_node(call: NodeCall) -> OneHotOperatorDesc:
+    """The indices with the output's sizes and 1 at the axis; the values as one row."""
+    out = call.outputs[0]
+    axis = call.axis("axis")
+    indices = call.arrays["indices"]
+    sizes = (*out.sizes[:axis], 1, *out.sizes[axis + 1 :])
+    return OneHotOperatorDesc(
+        indices_tensor=dataclasses.replace(indices, sizes=sizes, strides=None)
+        if indices.strides is None
+        else call.aligned(indices),
+        values_tensor=call.aligned(call.arrays["values"]),
+        output_tensor=out,
+        axis=axis,
+    )
+
+
 _ONE_HOT_FACE = faces.FunctionalFace(
     one_hot,
     _checked_one_hot,
@@ -239,6 +257,7 @@ _ONE_HOT_FACE = faces.FunctionalFace(
     faces.Int("depth"),
     faces.Int("axis"),
     keys=True,
+    graph_node=_one_hot_node,
 )
 
 

@@ -418,7 +418,7 @@ def pad(
     mode: str | PaddingMode | None = None,
     *,
     value: ArrayLike | None = None,
-    constant_values: ArrayLike | None = None,
+    constant_values: ArrayLike | Sequence[Any] | None = None,
 ) -> jax.Array:
     """Pads ``x`` with ``start_padding[i]`` elements before and ``end_padding[i]`` after
     each dimension ``i`` (DirectML PADDING), or as :func:`jax.numpy.pad` does.
@@ -481,7 +481,7 @@ def pad(
     if directml_form and not isinstance(end_padding, PaddingMode):
         if constant_values is None and not isinstance(value, jax.Array):  # the fast path
             value = 0 if value is None else value
-            return _PAD_FACE.call(x, pad_width, end_padding, mode or "constant", value)
+            return PAD_FACE.call(x, pad_width, end_padding, mode or "constant", value)
         return _pad_with_value(x, pad_width, end_padding, mode, value, constant_values)
     if end_padding is not None:  # jnp's form with its mode in third place
         if mode is not None:
@@ -523,7 +523,7 @@ def _pad_with_value(
             ) from None  # fmt: skip
     if constant_values is None:
         value = 0 if value is None else value
-        return _PAD_FACE.call(x, start_padding, end_padding, mode or "constant", value)
+        return PAD_FACE.call(x, start_padding, end_padding, mode or "constant", value)
     name = mode.function_name if isinstance(mode, PaddingMode) else mode
     if name not in (None, "constant"):
         raise InvalidArgumentError(
@@ -714,7 +714,7 @@ def _pad_inexact_jvp(
     return _pad_inexact(config, *primals), lax.pad(dx, zero, config) + border * dvalue
 
 
-_PAD_FACE = faces.FunctionalFace(
+PAD_FACE = faces.FunctionalFace(
     pad,
     _checked_pad,
     faces.Data("x"),
@@ -748,5 +748,5 @@ PADDING = contract.Operator(
     rules=_padding_rules,
     output_sizes=output_sizes_of,
     lower=_lower_padding,
-    face=_PAD_FACE,
+    face=PAD_FACE,
 )

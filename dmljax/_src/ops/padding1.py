@@ -16,6 +16,7 @@ from dmljax._src import contract, scalars
 from dmljax._src.arguments import static_int_tuple, static_number
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.ops import padding
 from dmljax._src.ops.padding import PaddingMode
 from dmljax._src.tensor_desc import TensorDesc
@@ -91,6 +92,29 @@ def _lower_padding1(desc: Padding1OperatorDesc, options: contract.LoweringOption
         value=value,
     )
 
+
+def _pad_node(call: NodeCall) -> padding.PaddingOperatorDesc | Padding1OperatorDesc:
+    """:func:`dmljax.pad` as a node: PADDING1 (its value exact in the tensor's type) from
+    its level, PADDING below it (the value a float32, truncated for integer tensors)."""
+    x = call.arrays["x"]
+    fields: dict[str, Any] = {
+        "input_tensor": x,
+        "output_tensor": call.outputs[0],
+        "padding_mode": PaddingMode[call.statics["mode"].upper()],
+        "start_padding": call.statics["start_padding"],
+        "end_padding": call.statics["end_padding"],
+    }
+    value = call.statics["value"]
+    if call.feature_level >= _PADDING1_SINCE:
+        return Padding1OperatorDesc(**fields, padding_value_data_type=x.data_type,
+                                    padding_value=value)  # fmt: skip
+    return padding.PaddingOperatorDesc(**fields, padding_value=float(value))
+
+
+# dmljax.pad's face is PADDING's, declared in padding.py, which cannot import this
+# module's desc (this module imports it): its graph node is declared here.
+padding.PAD_FACE.graph_node = _pad_node
+_PADDING1_SINCE = padding.PADDING_BANDS[-1].since
 
 PADDING1 = contract.Operator(
     "DML_OPERATOR_PADDING1",

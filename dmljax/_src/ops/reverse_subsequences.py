@@ -21,6 +21,7 @@ from dmljax._src import contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import clamp_indices
+from dmljax._src.node_call import NodeCall
 from dmljax._src.rules import require_array_axis, require_one_per_sequence
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -164,6 +165,15 @@ def _checked_reverse(x: jax.Array, lengths: jax.Array, axis: int) -> jax.Array:
     return reverse_subsequences_lowering(x, lengths, axis=axis)
 
 
+def _reverse_node(call: NodeCall) -> ReverseSubsequencesOperatorDesc:
+    return ReverseSubsequencesOperatorDesc(
+        input_tensor=call.arrays["x"],
+        sequence_lengths_tensor=call.aligned(call.arrays["lengths"]),
+        output_tensor=call.outputs[0],
+        axis=call.axis("axis", of="x"),
+    )
+
+
 _REVERSE_FACE = faces.FunctionalFace(
     reverse_subsequences,
     _checked_reverse,
@@ -171,6 +181,7 @@ _REVERSE_FACE = faces.FunctionalFace(
     faces.Indices("lengths"),
     faces.Axis("axis"),
     keys=True,
+    graph_node=_reverse_node,
 )
 
 

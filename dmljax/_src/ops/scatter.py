@@ -32,6 +32,7 @@ from dmljax._src import (
 from dmljax._src.arguments import static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.indices import drop_out_of_range_indices, wraps_negative_indices
+from dmljax._src.node_call import NodeCall, require_no_reduction
 from dmljax._src.ops import elements
 from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
 from dmljax._src.tensor_desc import TensorDesc
@@ -353,6 +354,17 @@ def _checked_scatter(
     )
 
 
+def _scatter_node(call: NodeCall) -> ScatterOperatorDesc:
+    require_no_reduction(call.statics["reduction"], op=_FUNCTION)
+    return ScatterOperatorDesc(
+        input_tensor=call.arrays["x"],
+        indices_tensor=call.arrays["indices"],
+        updates_tensor=call.arrays["updates"],
+        output_tensor=call.outputs[0],
+        axis=call.axis("axis", of="x"),
+    )
+
+
 _SCATTER_FACE = faces.FunctionalFace(
     scatter,
     _checked_scatter,
@@ -363,6 +375,7 @@ _SCATTER_FACE = faces.FunctionalFace(
     faces.Bool("deterministic"),
     faces.Choice("reduction", REDUCTIONS),
     keys=lambda s: s["reduction"] == "none",
+    graph_node=_scatter_node,
 )
 
 

@@ -39,6 +39,7 @@ from dmljax._src.indices import (
     index_constant,
     wraps_negative_indices,
 )
+from dmljax._src.node_call import NodeCall, require_no_reduction
 from dmljax._src.ops import nd
 from dmljax._src.ops.scatter import check_updates_and_options, scalar_updates
 from dmljax._src.reductions import REDUCTIONS, Reduction, scatter_reduce
@@ -343,6 +344,19 @@ def _checked_scatter_nd(
     )
 
 
+def _scatter_nd_node(call: NodeCall) -> ScatterNdOperatorDesc:
+    require_no_reduction(call.statics["reduction"], op=_FUNCTION)
+    x, indices = call.arrays["x"], call.arrays["indices"]
+    return ScatterNdOperatorDesc(
+        input_tensor=call.aligned(x),
+        indices_tensor=call.aligned(indices),
+        updates_tensor=call.aligned(call.arrays["updates"]),
+        output_tensor=call.aligned(call.outputs[0]),
+        input_dimension_count=x.dimension_count,
+        indices_dimension_count=indices.dimension_count,
+    )
+
+
 _SCATTER_ND_FACE = faces.FunctionalFace(
     scatter_nd,
     _checked_scatter_nd,
@@ -352,6 +366,7 @@ _SCATTER_ND_FACE = faces.FunctionalFace(
     faces.Choice("reduction", REDUCTIONS),
     faces.Bool("deterministic"),
     keys=lambda s: s["reduction"] == "none",
+    graph_node=_scatter_nd_node,
 )
 
 

@@ -20,6 +20,7 @@ from jax.typing import ArrayLike
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -301,6 +302,16 @@ def _checked_slice1(
     return slice1_lowering(x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=out)
 
 
+def _slice1_node(call: NodeCall) -> Slice1OperatorDesc:
+    return Slice1OperatorDesc(
+        input_tensor=call.arrays["x"],
+        output_tensor=call.outputs[0],
+        input_window_offsets=call.statics["offsets"],
+        input_window_sizes=call.statics["sizes"],
+        input_window_strides=call.statics["strides"],
+    )
+
+
 _SLICE1_FACE = faces.FunctionalFace(
     slice1,
     _checked_slice1,
@@ -310,6 +321,7 @@ _SLICE1_FACE = faces.FunctionalFace(
     faces.IntTuple("strides", per_dimension_of=(0, "x")),
     faces.IntTuple("output_sizes", optional=True),
     keys=True,
+    graph_node=_slice1_node,
 )
 
 

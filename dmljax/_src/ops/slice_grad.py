@@ -24,6 +24,7 @@ from dmljax._src import (
 )
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.ops.slice1 import check_output_sizes, check_window, window_plan
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -207,6 +208,16 @@ def _checked_slice_grad(
     )
 
 
+def _slice_grad_node(call: NodeCall) -> SliceGradOperatorDesc:
+    return SliceGradOperatorDesc(
+        input_gradient_tensor=call.arrays["dy"],
+        output_gradient_tensor=call.outputs[0],
+        input_window_offsets=call.statics["offsets"],
+        input_window_sizes=call.statics["sizes"],
+        input_window_strides=call.statics["strides"],
+    )
+
+
 _SLICE_GRAD_FACE = faces.FunctionalFace(
     slice_grad,
     _checked_slice_grad,
@@ -215,6 +226,7 @@ _SLICE_GRAD_FACE = faces.FunctionalFace(
     faces.IntTuple("offsets"),
     faces.IntTuple("sizes"),
     faces.IntTuple("strides"),
+    graph_node=_slice_grad_node,
 )
 
 

@@ -149,7 +149,7 @@ _DIRECTION = depth_space.Direction(
     "{N, C * block_size**2, H / block_size, W / block_size} of input_tensor.sizes",
     space_to_depth_lowering,
 )
-_FACE = depth_space.functional_face(space_to_depth, _DIRECTION)
+_FACE = depth_space.functional_face(space_to_depth, _DIRECTION, SpaceToDepth1OperatorDesc)
 
 SPACE_TO_DEPTH, SPACE_TO_DEPTH1 = depth_space.operators(
     _DIRECTION,

@@ -19,6 +19,7 @@ from jax.typing import ArrayLike
 from dmljax._src import contract, face as faces, feature_levels as fl
 from dmljax._src.arguments import normalize_axis, static_int
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.ops.join import JOIN_AND_SPLIT_FIRST_TYPES, check_parts
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
@@ -162,10 +163,19 @@ def _checked_split(x: jax.Array, sizes: int | tuple[int, ...], axis: int) -> tup
     return split_lowering(x, sizes=sizes, axis=axis)
 
 
+def _split_node(call: NodeCall) -> SplitOperatorDesc:
+    return SplitOperatorDesc(
+        input_tensor=call.arrays["x"],
+        output_tensors=call.outputs,
+        axis=call.axis("axis", of="x"),
+    )
+
+
 _SPLIT_FACE = faces.FunctionalFace(
     split, _checked_split, faces.Data("x"), faces.IntTuple("sizes", or_int=True),
     faces.Axis(),
     keys=True,
+    graph_node=_split_node,
 )  # fmt: skip
 
 

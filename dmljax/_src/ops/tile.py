@@ -27,6 +27,7 @@ from dmljax._src import (
 from dmljax._src.arguments import IntOrStaticInts, require_length, static_int_tuple
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -234,12 +235,21 @@ def _checked_tile(x: jax.Array, repeats: int | tuple[int, ...]) -> jax.Array:
     return tile_lowering(x, repeats=repeats)
 
 
+def _tile_node(call: NodeCall) -> TileOperatorDesc:
+    x = call.arrays["x"]
+    repeats = call.statics["repeats"]
+    if isinstance(repeats, int):  # the last dimension's, as the face reads one int
+        repeats = (1,) * (x.dimension_count - 1) + (repeats,)
+    return TileOperatorDesc(input_tensor=x, output_tensor=call.outputs[0], repeats=repeats)
+
+
 _TILE_FACE = faces.FunctionalFace(
     tile,
     _checked_tile,
     faces.Data("x"),
     faces.IntTuple("repeats", or_int=True, per_dimension_of=(0, "x")),
     keys=True,
+    graph_node=_tile_node,
 )
 
 

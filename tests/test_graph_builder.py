@@ -1,5 +1,7 @@
 """dml.GraphBuilder: graphs written as calls of the functional faces."""
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -73,9 +75,9 @@ def test_the_four_node_pipeline_in_eight_lines_is_the_hand_written_graph():
     g = dml.GraphBuilder()
     x = g.input(t(F32, 4, 3))
     idx = g.input(t(T.INT32, 2))
-    rows = dml.gather(x, idx, axis=0)
-    padded = dml.pad(rows, (0, 1), (0, 1))
-    top, bottom = dml.split(dml.join([padded, padded], axis=0), (1, 3), axis=0)
+    rows = g.gather(x, idx, axis=0)
+    padded = g.pad(rows, (0, 1), (0, 1))
+    top, bottom = g.split(g.join([padded, padded], axis=0), (1, 3), axis=0)
     graph = g.build([top, bottom])
     assert graph == _pipeline_by_hand()
     # And it runs as the faces do.
@@ -95,6 +97,7 @@ def test_every_face_is_a_node_that_computes_what_the_face_does(operator):
     # arrays as graph inputs, gives the face's result, or DirectML refuses the call by
     # name (empty tensors, 8-bit indices, ...). Some draw of every face is a graph.
     sweep = all_checks()[operator.name].sweep
+    assert sweep is not None
     built = 0
     for seed in range(40):
         drawn = sweep(np.random.default_rng(seed), np.dtype(np.float32))
@@ -117,6 +120,17 @@ def test_every_face_is_a_node_that_computes_what_the_face_does(operator):
     pytest.fail(f"no draw of {operator.name}'s face made a graph")
 
 
+def test_the_faces_on_graph_tensors_are_the_builders_methods():
+    # g.gather is dml.gather: a face called on a graph tensor adds the same node (typed
+    # code calls the builder's methods: the faces are typed for arrays).
+    g = dml.GraphBuilder()
+    x = g.input(t(F32, 3, 2))
+    by_function: Any = dml.gather(x, np.array([2, 0], np.int32), axis=0)  # pyright: ignore[reportArgumentType]
+    by_method = g.gather(x, np.array([2, 0], np.int32), axis=0)
+    graph = g.build([by_function, by_method])
+    assert graph.nodes[1] == graph.nodes[3]
+
+
 def test_builder_methods_are_the_faces_and_take_calls_without_tensors():
     g = dml.GraphBuilder()
     assert {"gather", "pad", "split", "diagonal_matrix"} <= set(dir(g))
@@ -124,11 +138,18 @@ def test_builder_methods_are_the_faces_and_take_calls_without_tensors():
     x = g.input(t(F32, 2, 3))
     out = g.tile(x, (1, 2))
     graph = g.build([eye, out])
-    assert isinstance(graph.nodes[0].operator, dml.DiagonalMatrix1OperatorDesc)
-    assert graph.nodes[0].operator.input_tensor is None
+    node = graph.nodes[0]
+    assert isinstance(node, dml.OperatorGraphNodeDesc)
+    assert isinstance(node.operator, dml.DiagonalMatrix1OperatorDesc)
+    assert node.operator.input_tensor is None
     got_eye, got_tile = g.compile([eye, out])(jnp.ones((2, 3)))
     np.testing.assert_array_equal(got_eye, jnp.eye(2, 3))
     np.testing.assert_array_equal(got_tile, jnp.ones((2, 6)))
+    # Concrete arrays alone run as they always do: an array, a constant once a node
+    # takes it.
+    folded = g.gather(jnp.arange(3.0), jnp.array([2, 0], jnp.int32), axis=0)
+    assert isinstance(folded, jax.Array)
+    assert len(g.build([eye]).nodes) == 2
     with pytest.raises(AttributeError, match="no attribute 'gathr'"):
         g.gathr  # noqa: B018
 
@@ -136,23 +157,23 @@ def test_builder_methods_are_the_faces_and_take_calls_without_tensors():
 def test_concrete_arrays_are_constant_nodes():
     g = dml.GraphBuilder()
     x = g.input(t(F32, 4))
-    out = dml.gather(x, np.array([3, 0], np.int32), axis=0)
+    out = g.gather(x, np.array([3, 0], np.int32), axis=0)
     graph = g.build(out)
     constant, _ = graph.nodes
-    assert constant == dml.ConstantDataGraphNodeDesc(data=np.int32([3, 0]).tobytes())
+    assert constant == dml.ConstantDataGraphNodeDesc(data=np.array([3, 0], np.int32).tobytes())
     assert graph.intermediate_edges[0].to_node_input_index == 1
     np.testing.assert_array_equal(g.compile(out)(jnp.arange(4.0)), ([3.0, 0.0],))
     # Below FL 6_2 a graph has no constant nodes: refused at the call.
     old = dml.GraphBuilder(dml.FeatureLevel.FL_5_0)
     with pytest.raises(InvalidArgumentError, match="FL_6_2") as caught:
-        dml.gather(old.input(t(F32, 4)), np.array([3, 0], np.int32), axis=0)
+        old.gather(old.input(t(F32, 4)), np.array([3, 0], np.int32), axis=0)
     assert (caught.value.op, caught.value.field) == ("dmljax.gather", "indices")
 
 
 def test_deterministic_calls_compile_a_deterministic_graph():
     g = dml.GraphBuilder()
     x, u = g.input(t(F32, 3)), g.input(t(F32, 4))
-    out = dml.scatter(x, np.array([1, 1, 1, 2], np.int32), u, axis=0, deterministic=True)
+    out = g.scatter(x, np.array([1, 1, 1, 2], np.int32), u, axis=0, deterministic=True)
     updates = jnp.array([5.0, 6.0, 7.0, 8.0])
     np.testing.assert_array_equal(g.compile(out)(jnp.zeros(3), updates)[0], [0.0, 7.0, 8.0])
 
@@ -160,23 +181,23 @@ def test_deterministic_calls_compile_a_deterministic_graph():
 def test_a_wrong_argument_names_the_call_and_the_node():
     g = dml.GraphBuilder()
     x = g.input(t(F32, 4, 3))
-    dml.tile(x, (1, 1))
+    g.tile(x, (1, 1))
     with pytest.raises(InvalidArgumentError) as caught:
-        dml.gather(x, np.array([0], np.int32), axis=2)
+        g.gather(x, np.array([0], np.int32), axis=2)
     assert (caught.value.op, caught.value.field) == ("dmljax.gather (graph node 2)", "axis")
     # (node 2: its indices would have been node 1, a constant)
     # A face's extension DirectML lacks is the node's own rule, at the call.
     with pytest.raises(InvalidArgumentError) as caught:
-        dml.pad(x, (-1, 0), (0, 0))
+        g.pad(x, (-1, 0), (0, 0))
     assert caught.value.op == "Padding1OperatorDesc in dmljax.pad (graph node 1)"
     assert caught.value.field == "start_padding[0]"
     with pytest.raises(InvalidArgumentError, match="do not reduce") as caught:
-        dml.scatter(x, np.zeros((4, 3), np.int32), x, axis=0, reduction="add")
+        g.scatter(x, np.zeros((4, 3), np.int32), x, axis=0, reduction="add")
     assert caught.value.field == "reduction"
     with pytest.raises(InvalidArgumentError, match="no operator desc expresses"):
-        dml.pad(x, 1, constant_values=jnp.float32(2))
+        g.pad(x, 1, constant_values=jnp.float32(2))
     # Refused calls add nothing, not even their constants: two tiles.
-    assert len(g.build(dml.tile(x, (1, 1))).nodes) == 2
+    assert len(g.build(g.tile(x, (1, 1))).nodes) == 2
 
 
 def test_graph_outputs_and_tensors_are_checked():
@@ -185,9 +206,9 @@ def test_graph_outputs_and_tensors_are_checked():
     with pytest.raises(InvalidArgumentError, match="a tensor a node computes"):
         g.build([x])
     with pytest.raises(InvalidArgumentError, match="of another one"):
-        dml.join([x, y], axis=0)
+        g.join([x, y], axis=0)
     with pytest.raises(InvalidArgumentError, match="of this GraphBuilder"):
-        other.build([dml.tile(x, (2,))])
+        other.build([g.tile(x, (2,))])
     with pytest.raises(TypeError, match="no values until the graph runs"):
         np.asarray(x)
     with pytest.raises(InvalidArgumentError, match=r"GraphBuilder\.input"):

@@ -575,8 +575,9 @@ class Symbolic(abc.ABC):
 ACTIVE_BUILDER: contextvars.ContextVar[Symbolic | None] = contextvars.ContextVar(
     "dmljax_active_builder", default=None
 )
-"""Set while a builder's own method runs a face, for a call without a symbolic array
-(``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``): any symbolic stand-in of it."""
+"""Set while a builder's own method runs a face, for a call without arrays
+(``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``). A call on concrete arrays alone runs
+as it always does: its result is an array (a constant, when a node then takes it)."""
 
 
 class FunctionalFace:
@@ -711,7 +712,8 @@ class FunctionalFace:
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics
         symbolic = next((x for x in _flat(arrays) if isinstance(x, Symbolic)), None)
-        symbolic = symbolic or ACTIVE_BUILDER.get()
+        if symbolic is None and not arrays:  # a call that makes its array from statics
+            symbolic = ACTIVE_BUILDER.get()
         if symbolic is not None:
             # A graph being built: its node, not a run. Statics as the face takes them.
             coerced = tuple(

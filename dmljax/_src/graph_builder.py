@@ -128,8 +128,10 @@ class GraphBuilder(Symbolic):
     ``g.input(spec)`` adds a graph input (a :class:`TensorDesc`, or an array or
     :class:`jax.ShapeDtypeStruct` whose shape and dtype it takes). Any functional face
     called on the tensors adds a node; ``g.<function>(...)`` (``g.gather``, ``g.pad``,
-    ...) is the same call, and also takes calls without a graph tensor
-    (``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``). Errors name the call and the
+    ...) is the same call (typed code calls these: the faces are typed for arrays), and
+    also makes a node of a call with no array at all
+    (``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``); a call on concrete arrays alone
+    runs as it always does. Errors name the call and the
     node (``dmljax.pad (graph node 1)``); a node breaking its operator's rules is
     refused at its call, before any edge is wired, and leaves the graph as it was.
     Concrete arrays become :class:`ConstantDataGraphNodeDesc` nodes (FL 6_2).

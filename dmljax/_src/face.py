@@ -11,7 +11,6 @@ caller's ``jit``, ``vmap`` or ``grad`` the operator is one jitted program too.
 from __future__ import annotations
 
 import abc
-import contextvars
 import dataclasses
 import functools
 import re
@@ -572,14 +571,6 @@ class Symbolic(abc.ABC):
         """The face's call as a node of this tensor's graph; its symbolic results."""
 
 
-ACTIVE_BUILDER: contextvars.ContextVar[Symbolic | None] = contextvars.ContextVar(
-    "dmljax_active_builder", default=None
-)
-"""Set while a builder's own method runs a face, for a call without arrays
-(``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``). A call on concrete arrays alone runs
-as it always does: its result is an array (a constant, when a node then takes it)."""
-
-
 class FunctionalFace:
     """The ceremony every functional face shares, written once.
 
@@ -646,8 +637,6 @@ class FunctionalFace:
         )
         self._count = count
         self._jitted = self.dispatch.jitted
-        if not count:  # a call without arrays reaches a graph only through a builder's method
-            self.call = self._call_without_arrays
         self._plain = plain_arguments(tuple(spec.fast for spec in specs))
         self._index_positions = tuple(
             i for i, spec in enumerate(self._arrays) if isinstance(spec, Indices)
@@ -685,10 +674,17 @@ class FunctionalFace:
         """The specs of the statics, in the order of the face's parameters."""
         return self._statics
 
-    def _call_without_arrays(self, *args: Any) -> Any:
-        if ACTIVE_BUILDER.get() is not None:
-            return self._slow((), args)
-        return FunctionalFace.call(self, *args)
+    def as_node(self, graph: Symbolic, *args: Any) -> Any:
+        """The call ``call(*args)`` as a node of ``graph``'s graph, its statics coerced as
+        the face coerces them: what a face called on a graph tensor does, and how a
+        builder makes a node of a call without arrays
+        (``diagonal_matrix(jax.ShapeDtypeStruct(...))``)."""
+        count, op = self._count, self.op
+        arrays, statics = args[:count], args[count:]
+        coerced = tuple(
+            spec.coerce(v, arrays, op=op) for spec, v in zip(self._statics, statics, strict=True)
+        )
+        return graph.add_node(self, arrays, coerced)
 
     def _not_plain(self, args: tuple[Any, ...]) -> Any:
         """A call with some argument not of its plain type: NumPy 64-bit indices that fit
@@ -712,14 +708,8 @@ class FunctionalFace:
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics
         symbolic = next((x for x in _flat(arrays) if isinstance(x, Symbolic)), None)
-        if symbolic is None and not arrays:  # a call that makes its array from statics
-            symbolic = ACTIVE_BUILDER.get()
-        if symbolic is not None:
-            # A graph being built: its node, not a run. Statics as the face takes them.
-            coerced = tuple(
-                spec.coerce(v, arrays, op=op) for spec, v in zip(specs, statics, strict=True)
-            )
-            return symbolic.add_node(self, arrays, coerced)
+        if symbolic is not None:  # a graph being built: its node, not a run
+            return self.as_node(symbolic, *arrays, *statics)
         if self.keys and any(map(_is_key_array, jax.tree.leaves(arrays))):
             moved = _with_keys(self, arrays, statics)
             if moved is not None:

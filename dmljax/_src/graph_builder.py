@@ -36,7 +36,7 @@ from dmljax._src import contract
 from dmljax._src.compile import operator_for
 from dmljax._src.contract import Role
 from dmljax._src.dtypes import DataType
-from dmljax._src.face import ACTIVE_BUILDER, Arrays, FunctionalFace, Symbolic
+from dmljax._src.face import Arrays, FunctionalFace, Symbolic
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.graph import (
     CONSTANT_NODES_SINCE,
@@ -52,6 +52,7 @@ from dmljax._src.graph import (
 )
 from dmljax._src.node_call import NodeCall
 from dmljax._src.ops import OPERATORS
+from dmljax._src.ops.diagonal_matrix import GENERATED_FACE, diagonal_matrix
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentError, ArgumentTypeError, InvalidArgumentError
 
@@ -128,10 +129,9 @@ class GraphBuilder(Symbolic):
     ``g.input(spec)`` adds a graph input (a :class:`TensorDesc`, or an array or
     :class:`jax.ShapeDtypeStruct` whose shape and dtype it takes). Any functional face
     called on the tensors adds a node; ``g.<function>(...)`` (``g.gather``, ``g.pad``,
-    ...) is the same call (typed code calls these: the faces are typed for arrays), and
-    also makes a node of a call with no array at all
-    (``g.diagonal_matrix(jax.ShapeDtypeStruct(...))``); a call on concrete arrays alone
-    runs as it always does. Errors name the call and the
+    ...) is the same function (typed code calls these: the faces are typed for arrays),
+    and ``g.diagonal_matrix(jax.ShapeDtypeStruct(...))`` makes a node without an array.
+    A call on concrete arrays alone runs as it always does. Errors name the call and the
     node (``dmljax.pad (graph node 1)``); a node breaking its operator's rules is
     refused at its call, before any edge is wired, and leaves the graph as it was.
     Concrete arrays become :class:`ConstantDataGraphNodeDesc` nodes (FL 6_2).
@@ -185,17 +185,17 @@ class GraphBuilder(Symbolic):
         function = _FUNCTIONS.get(name)
         if function is None:
             raise AttributeError(f"GraphBuilder has no attribute {name!r}")
+        return function
 
-        def call(*args: Any, **kwargs: Any) -> Any:
-            token = ACTIVE_BUILDER.set(self)
-            try:
-                return function(*args, **kwargs)
-            finally:
-                ACTIVE_BUILDER.reset(token)
-
-        call.__name__ = call.__qualname__ = name
-        call.__doc__ = f"``dmljax.{name}`` as a node of this graph."
-        return call
+    def diagonal_matrix(
+        self, x: Any, *, value: Any = 1, fill_begin: int = 0, fill_end: int = 1
+    ) -> Any:
+        """:func:`dmljax.diagonal_matrix` as a node, of a graph tensor or of a
+        :class:`jax.ShapeDtypeStruct` (the one call that makes a node without an array:
+        DIAGONAL_MATRIX1 without an input tensor)."""
+        if isinstance(x, jax.ShapeDtypeStruct):
+            return GENERATED_FACE.as_node(self, x.shape, x.dtype, value, fill_begin, fill_end)
+        return diagonal_matrix(x, value=value, fill_begin=fill_begin, fill_end=fill_end)
 
     def __dir__(self) -> list[str]:
         return sorted({*super().__dir__(), *_FUNCTIONS})

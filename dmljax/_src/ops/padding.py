@@ -408,6 +408,7 @@ def _lower_padding(desc: PaddingOperatorDesc, options: contract.LoweringOptions)
 # --- The functional face ------------------------------------------------------------------------
 
 _MODE_NAMES = tuple(mode.function_name for mode in PaddingMode)
+_NUMBERS = (int, float)
 _JNP_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
 
 
@@ -477,9 +478,14 @@ def pad(
     Array([[9, 9, 9],
            [1, 2, 9]], dtype=int32)
     """
-    directml_form = end_padding is not None and type(end_padding) is not str
-    if directml_form and not isinstance(end_padding, PaddingMode):
-        if constant_values is None and not isinstance(value, jax.Array):  # the fast path
+    if (
+        end_padding is not None
+        and type(end_padding) is not str
+        and type(end_padding) is not PaddingMode
+    ):
+        # DirectML's form; the type tests first: isinstance(value, jax.Array) costs an
+        # eager call a few hundred nanoseconds.
+        if constant_values is None and (value is None or type(value) in _NUMBERS):
             value = 0 if value is None else value
             return PAD_FACE.call(x, pad_width, end_padding, mode or "constant", value)
         return _pad_with_value(x, pad_width, end_padding, mode, value, constant_values)

@@ -1,8 +1,9 @@
 """Sphinx configuration of the dmljax documentation (MyST Markdown, furo).
 
 Build: ``sphinx-build -W --keep-going -b html docs docs/_build/html``. The
-feature-level tables and the DirectML doc examples are generated at build
-time by ``_ext/dmljax_docs.py`` from the code and the packaged examples.
+feature-level tables, the DirectML doc examples and the operator API entries are
+written into the pages by ``python docs/generate.py`` (plain Markdown, which GitHub
+shows as Sphinx does); the build renders the pages as they are.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.napoleon",
     "sphinx_copybutton",
-    "dmljax_docs",
 ]
 
 # Links to JAX's and NumPy's pages, from inventories written here (the build downloads nothing).

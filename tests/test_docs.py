@@ -1,8 +1,8 @@
 """The documentation covers the public API and every operator, and its pages run.
 
 The pages' ``>>>`` examples run as doctests (``--doctest-glob='*.md'`` over ``docs/``);
-the feature-level tables and the DirectML doc examples are generated from the code when
-Sphinx builds the docs (``docs/_ext/dmljax_docs.py``). These tests check the sources.
+the feature-level tables, the DirectML doc examples and the API entries are written into
+the pages from the code by ``python docs/generate.py``. These tests check the sources.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.bench import plot
-from dmljax._src.checking import api_names, doc_examples
+from dmljax._src.checking import doc_examples, doc_pages
 from dmljax._src.face import Indices
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
@@ -30,25 +30,20 @@ _DOCUMENTED = re.compile(
     r"\s+(dmljax(?:\.[A-Za-z_][A-Za-z0-9_]*)+)",
     re.MULTILINE,
 )
-_SUPPORT_TABLE = re.compile(r"^```\{dml-support-table\}\s+(\w+)\s*$", re.MULTILINE)
-_DOC_EXAMPLES = re.compile(r"^```\{dml-doc-examples\}\s+(\w+)\s*$", re.MULTILINE)
+_SUPPORT_TABLE = re.compile(r"^<!-- dml:support-table (\w+) -->$", re.MULTILINE)
+_DOC_EXAMPLES = re.compile(r"^<!-- dml:doc-examples (\w+)(?: deterministic)? -->$", re.MULTILINE)
 
 # One page per operator family; which operators a page covers is read from its tables.
 OPERATOR_PAGES = sorted((DOCS / "operators").glob("*.md"))
 
 
-_OPERATOR_API = re.compile(r"^```\{dml-operator-api\}\s+(descs|functions|enums)\s*$", re.MULTILINE)
+_GENERATED = re.compile(r"<!-- dml:[\w -]+ -->.*?<!-- dml:end -->", re.DOTALL)
 
 
 def _documented_names() -> list[str]:
-    # Written entries, and those dml-operator-api generates from OPERATORS.
-    text = API.read_text()
-    generated = [
-        f"dmljax.{name}"
-        for kind in _OPERATOR_API.findall(text)
-        for name in api_names.operator_api_names(kind)
-    ]
-    return _DOCUMENTED.findall(text) + generated
+    # Written entries, and those the operator-api markers hold (from OPERATORS, kept
+    # current by test_every_generated_part_of_a_page_is_current).
+    return _DOCUMENTED.findall(API.read_text())
 
 
 def test_every_public_name_has_an_api_entry():
@@ -233,7 +228,7 @@ def test_the_readme_and_the_guides_list_no_operators_by_hand():
     # prose list of every operator would go stale with the next operator.
     faces = {f"dml.{op.function.__name__}" for op in dml.OPERATORS if op.function}
     for page in [DOCS.parent / "README.md", DOCS / "index.md", DOCS / "getting-started.md"]:
-        text = page.read_text()
+        text = _GENERATED.sub("", page.read_text())  # the generated table is no hand list
         rows = re.findall(r"^\| `DML_\w+_OPERATOR_DESC`", text, re.M)
         assert not rows, f"{page.name} lists operators by hand: {rows}"
         named = {face for face in faces if f"`{face}`" in text}
@@ -266,3 +261,11 @@ def test_no_page_or_module_cites_a_note_that_is_not_shipped():
         if re.search(r"\bresearch\b|spec/", line, re.IGNORECASE)
     ]
     assert citing == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_every_generated_part_of_a_page_is_current(page):
+    # Tables, doc examples and API entries are written into the pages as Markdown by
+    # `python docs/generate.py`; a change to the code that changes them fails here.
+    text = page.read_text()
+    assert doc_pages.render_page(text) == text, "stale: run python docs/generate.py"

@@ -1,0 +1,367 @@
+"""The docs' generated parts, written into the Markdown pages themselves.
+
+A page holds each generated part between markers, so that it reads as plain Markdown on
+GitHub, on PyPI or in an editor, and Sphinx renders it as it renders the rest::
+
+    <!-- dml:support-table GATHER -->
+    ...the table, generated...
+    <!-- dml:end -->
+
+The kinds: ``support-table NAME`` (an operator's support table per feature level, the
+one ``compile_operator`` checks), ``operator-summary`` (when each operator came and
+widened), ``doc-examples OP [deterministic]`` (a DirectML page's worked examples, run
+through dmljax when written: a disagreement is an error, not a page) and
+``operator-api descs|functions|enums`` (the API page's autodoc entries).
+``python docs/generate.py`` rewrites every page; a test fails when one is stale.
+
+>>> text = "Intro\\n<!-- dml:support-table TILE -->\\nold\\n<!-- dml:end -->\\n"
+>>> print(render_page(text).splitlines()[3][:45])
+`DML_OPERATOR_TILE` exists from FL_1_0. Each
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import jax
+import numpy as np
+
+import dmljax as dml
+from dmljax._src import feature_levels
+from dmljax._src.checking import doc_examples
+from dmljax._src.checking.api_names import operator_api_names
+
+__all__ = ["desc_code", "render_page", "support_rows"]
+
+_BLOCK = re.compile(r"(<!-- dml:([\w-]+)((?: [\w-]+)*) -->\n)(.*?)(<!-- dml:end -->)", re.DOTALL)
+_OPERATORS = {op.name.removeprefix("DML_OPERATOR_"): op for op in dml.OPERATORS}
+VIEW = "BUFFER_TENSOR_VIEW"
+
+
+def render_page(text: str) -> str:
+    """``text`` with every generated part written anew."""
+
+    def replace(match: re.Match[str]) -> str:
+        kind, arguments = match[2], match[3].split()
+        render = _KINDS.get(kind)
+        if render is None:
+            raise ValueError(f"unknown generated part {kind!r}; one of {', '.join(_KINDS)}")
+        return f"{match[1]}\n{render(*arguments).strip()}\n\n{match[5]}"
+
+    return _BLOCK.sub(replace, text)
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# --- Support tables ------------------------------------------------------------------------------
+
+
+def _ranks(support: feature_levels.TensorSupport) -> str:
+    low, high = support.dimension_counts
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _columns(support: feature_levels.OperatorSupport) -> list[tuple[str, ...]]:
+    """The tensor fields, grouped where their data types agree in every band."""
+    groups: list[list[str]] = []
+    for field in support.bands[0].tensors:
+        for group in groups:
+            if all(b.tensors[field] == b.tensors[group[0]] for b in support.bands):
+                group.append(field)
+                break
+        else:
+            groups.append([field])
+    return [tuple(group) for group in groups]
+
+
+def support_rows(support: feature_levels.OperatorSupport) -> list[list[str]]:
+    """One row per band: the level it starts at, the dimension counts, each group's types."""
+    columns = _columns(support)
+    return [
+        [
+            str(band.since),
+            _ranks(band.tensors[columns[0][0]]),
+            *(feature_levels.format_data_types(band.tensors[g[0]].data_types) for g in columns),
+        ]
+        for band in support.bands
+    ]
+
+
+def _support_table(name: str) -> str:
+    operator = _OPERATORS.get(name)
+    if operator is None:
+        raise ValueError(f"no operator {name!r}; one of {', '.join(_OPERATORS)}")
+    support = operator.support
+    headers = ["From", "Dimensions"]
+    headers += [", ".join(f"`{field}`" for field in group) for group in _columns(support)]
+    intro = (
+        f"`{support.operator}` exists from {support.introduced}. Each row applies from its "
+        "level up to the next row's; every level in between (and every level above the last "
+        f"row) accepts what the row lists. Generated from "
+        f"`{operator.desc_type.__module__}.{name}`, the table compile_operator checks."
+    )
+    return f"{intro}\n\n{_table(headers, support_rows(support))}"
+
+
+# --- The operators page --------------------------------------------------------------------------
+
+
+def _first_level(support: feature_levels.OperatorSupport, test: Callable[[Any], bool]) -> str:
+    for band in support.bands:
+        if all(test(tensor) for tensor in band.tensors.values()):
+            return str(band.since)
+    return "never"
+
+
+def _first_64_bit_data(support: feature_levels.OperatorSupport) -> str:
+    data_field = next(iter(support.bands[0].tensors))  # input_tensor: the data
+    for band in support.bands:
+        types = band.tensors[data_field].data_types
+        if any(t.is_64_bit for t in types):
+            found = feature_levels.format_data_types(t for t in types if t.is_64_bit)
+            return f"{band.since} ({found})"
+    return "never"
+
+
+def _face_of(operator: dml.Operator[Any]) -> str:
+    """The functional face that runs the operator: its own, or its server's."""
+    server = _OPERATORS[(operator.served_by or operator.name).removeprefix("DML_OPERATOR_")]
+    assert server.function is not None, server.name
+    return f"dml.{server.function.__name__}"
+
+
+def _operator_summary() -> str:
+    rows = [
+        [
+            f"`{name}`",
+            f"`{operator.desc_type.__name__}`",
+            f"`{_face_of(operator)}`",
+            str(operator.support.introduced),
+            _first_level(operator.support, lambda t: t.allows_rank(1) and t.allows_rank(8)),
+            _first_64_bit_data(operator.support),
+        ]
+        for name, operator in _OPERATORS.items()
+    ]
+    headers = ["Operator", "dmljax desc", "Function", "Since", "1-8 dims", "64-bit data"]
+    return _table(headers, rows)
+
+
+def _operator_api(kind: str) -> str:
+    directive = {"descs": "autoclass", "functions": "autofunction", "enums": "autoclass"}[kind]
+    options = ["   :members:", "   :undoc-members:"] if kind == "enums" else []
+    blocks = [
+        "\n".join(["```{eval-rst}", f".. {directive}:: dmljax.{name}", *options, "```"])
+        for name in operator_api_names(kind)
+    ]
+    return "\n\n".join(blocks)
+
+
+# --- DirectML doc examples -----------------------------------------------------------------------
+
+_STATUS: dict[str, str] = {
+    "valid": "As printed on the DirectML page.",
+    "corrected": "Corrected: the page has a typo, fixed as the notes say.",
+    "encoded": "The page writes the values as letters; here they are numbers.",
+    doc_examples.REFUSED_STATUS: "As printed on the DirectML page, this example breaks the "
+    "page's own rules, and dmljax refuses it, as DirectML's validation must.",
+    doc_examples.SIZES_ONLY_STATUS: "A size formula, without data: the desc with the "
+    "page's sizes must compile.",
+    doc_examples.OWN_STATUS: "The DirectML page has no worked example: this one is "
+    "dmljax's, its output worked out by hand from the rules above.",
+}
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _value_code(value: Any) -> str:
+    if isinstance(value, dml.TensorDesc):
+        strides = "" if value.strides is None else f", strides={value.strides}"
+        return (
+            f"dml.TensorDesc(data_type=dml.DataType.{value.data_type.name}, "
+            f"sizes={value.sizes}{strides})"
+        )
+    return repr(value)
+
+
+def desc_code(desc: Any, name: str = "desc") -> str:
+    """Python source that builds ``desc``, one field per line.
+
+    >>> t = dml.TensorDesc(data_type=dml.DataType.INT8, sizes=(2,))
+    >>> print(desc_code(dml.TileOperatorDesc(input_tensor=t, output_tensor=t, repeats=(1,))))
+    desc = dml.TileOperatorDesc(
+        input_tensor=dml.TensorDesc(data_type=dml.DataType.INT8, sizes=(2,)),
+        output_tensor=dml.TensorDesc(data_type=dml.DataType.INT8, sizes=(2,)),
+        repeats=(1,),
+    )
+    """
+    lines = [f"{name} = dml.{type(desc).__name__}("]
+    for field in dataclasses.fields(desc):
+        lines.append(f"    {field.name}={_value_code(getattr(desc, field.name))},")
+    lines.append(")")
+    return "\n".join(lines)
+
+
+def _array_code(name: str, array: np.ndarray) -> str:
+    prefix = f"{name} = np.array("
+    body = np.array2string(array, separator=", ", prefix=prefix)
+    return f"{prefix}{body}, np.{array.dtype.name})"
+
+
+def _array_text(array: np.ndarray) -> str:
+    return np.array2string(np.asarray(array), separator=", ")
+
+
+def _code(text: str, language: str = "python") -> str:
+    return f"```{language}\n{text}\n```"
+
+
+def _title(e: doc_examples.Entry) -> str:
+    """The example's heading, e.g. ``"Example 1. 1D remapping"``."""
+    for part in e["source"].split(";"):
+        if "(" in part and ")" in part:
+            return part[part.index("(") + 1 : part.rindex(")")].strip()
+    return e["id"]
+
+
+def _header(e: doc_examples.Entry) -> list[str]:
+    status = str(e["status"])
+    match = re.search(r"https://\S+", e["source"])
+    source = f"[the DirectML documentation]({match.group(0)})" if match else "the DirectML docs"
+    out = [
+        f"**{_title(e)}**",
+        f"{_STATUS.get(status, status)} Source: {source}; example `{e['id']}` of "
+        "dml-doc-examples.json.",
+    ]
+    if e.get("notes"):
+        out.append(f"The examples file notes: {e['notes']}")
+    return out
+
+
+def _x64_scope(e: doc_examples.Entry) -> contextlib.AbstractContextManager[Any]:
+    tensors = [*e["inputs"].values(), e["expected"]]
+    needs_x64 = any(dml.DataType[t["dtype"]].is_64_bit for t in tensors)
+    return jax.enable_x64(True) if needs_x64 else contextlib.nullcontext()
+
+
+def _doc_examples(op: str, *flags: str) -> str:
+    if op != VIEW and op not in doc_examples.BUILDERS:
+        raise ValueError(f"no desc builder for {op!r}")
+    found = doc_examples.entries(op)
+    if not found:
+        raise ValueError(f"no DirectML doc example of {op!r}")
+    shown = doc_examples.CHECKED_STATUSES | {
+        doc_examples.REFUSED_STATUS,
+        doc_examples.SIZES_ONLY_STATUS,
+    }
+    parts: list[str] = []
+    for e in found:
+        if e["status"] not in shown:
+            continue
+        parts += _header(e)
+        with _x64_scope(e):
+            if e["op"] == VIEW:
+                parts += _view(e)
+            elif e["status"] == doc_examples.REFUSED_STATUS:
+                parts += _refused(e)
+            elif e["status"] == doc_examples.SIZES_ONLY_STATUS:
+                parts += _sizes_only(e)
+            else:
+                parts += _run(e, deterministic="deterministic" in flags)
+    return "\n\n".join(parts)
+
+
+def _run(e: doc_examples.Entry, *, deterministic: bool) -> list[str]:
+    example = doc_examples.build(e, doc_examples.BUILDERS)
+    names = [_snake(name) for name in e["inputs"]]
+    options = ", deterministic=True" if deterministic else ""
+    source = "\n".join(
+        [
+            desc_code(example.desc),
+            *(_array_code(n, a) for n, a in zip(names, example.inputs, strict=True)),
+            f"output = dml.compile_operator(desc{options})({', '.join(names)})"
+            + ("" if example.output_index is None else f"[{example.output_index}]"),
+        ]
+    )
+    op = dml.compile_operator(example.desc, deterministic=deterministic)
+    actual = example.shown(op(*example.inputs))
+    expected = example.expected
+    if actual.dtype != expected.dtype or not np.array_equal(actual, expected):
+        raise AssertionError(
+            f"{e['id']}: dmljax gives {_array_text(actual)} ({actual.dtype}), the page "
+            f"{_array_text(expected)} ({expected.dtype})"
+        )
+    return [
+        _code(source),
+        f"output ({actual.dtype.name}, shape {actual.shape}), computed by dmljax when this "
+        "page was written; it equals the page's:",
+        _code(_array_text(actual), "text"),
+    ]
+
+
+def _refused(e: doc_examples.Entry) -> list[str]:
+    desc = doc_examples.BUILDERS[e["op"]](e)
+    try:
+        dml.compile_operator(desc)
+    except dml.errors.InvalidArgumentError as error:
+        return [
+            _code(desc_code(desc) + "\ndml.compile_operator(desc)"),
+            "dmljax raises InvalidArgumentError:",
+            _code(str(error), "text"),
+        ]
+    raise AssertionError(f"{e['id']}: dmljax accepts an example the DirectML page gets wrong")
+
+
+def _sizes_only(e: doc_examples.Entry) -> list[str]:
+    desc = doc_examples.BUILDERS[e["op"]](e)
+    dml.compile_operator(desc)  # the page's sizes must compile: an error otherwise
+    return [
+        _code(desc_code(desc) + "\ndml.compile_operator(desc)"),
+        "dmljax accepts these sizes.",
+    ]
+
+
+def _view(e: doc_examples.Entry) -> list[str]:
+    attrs = e["attrs"]
+    buffer = doc_examples.tensor_of(e["inputs"]["Buffer"])
+    expected = doc_examples.tensor_of(e["expected"])
+    desc = dml.TensorDesc(
+        data_type=dml.DataType[e["expected"]["dtype"]],
+        sizes=tuple(attrs["Sizes"]),
+        strides=tuple(attrs["Strides"]),
+    )
+    actual = np.asarray(dml.from_strided_buffer(buffer, desc))
+    if actual.shape != expected.shape or not np.array_equal(actual, expected):
+        raise AssertionError(f"{e['id']}: dmljax reads {_array_text(actual)}")
+    source = "\n".join(
+        [
+            f"desc = {_value_code(desc)}",
+            _array_code("buffer", buffer),
+            "view = dml.from_strided_buffer(buffer, desc)",
+        ]
+    )
+    out = [_code(source)]
+    if attrs.get("letters"):
+        out.append(f"Letters as numbers: {attrs['letters']}.")
+    out += [
+        "view, computed by dmljax when this page was written; it equals the page's:",
+        _code(_array_text(actual), "text"),
+    ]
+    return out
+
+
+_KINDS: dict[str, Callable[..., str]] = {
+    "support-table": _support_table,
+    "operator-summary": _operator_summary,
+    "operator-api": _operator_api,
+    "doc-examples": _doc_examples,
+}

@@ -7,7 +7,8 @@ GitHub, on PyPI or in an editor, and Sphinx renders it as it renders the rest::
     ...the table, generated...
     <!-- dml:end -->
 
-The kinds: ``support-table NAME`` (an operator's support table per feature level, the
+The kinds: ``desc-fields`` (every operator's C struct against its dmljax desc),
+``support-table NAME`` (an operator's support table per feature level, the
 one ``compile_operator`` checks), ``operator-summary`` (when each operator came and
 widened), ``doc-examples OP [deterministic]`` (a DirectML page's worked examples, run
 through dmljax when written: a disagreement is an error, not a page) and
@@ -34,6 +35,8 @@ import dmljax as dml
 from dmljax._src import feature_levels
 from dmljax._src.checking import doc_examples
 from dmljax._src.checking.api_names import operator_api_names
+from dmljax._src.contract import Role
+from dmljax._src.dxdispatch.json_model import pascal_case
 
 __all__ = ["desc_code", "render_page", "support_rows"]
 
@@ -359,7 +362,59 @@ def _view(e: doc_examples.Entry) -> list[str]:
     return out
 
 
+# --- Every desc's fields, C++ against Python ------------------------------------------------------
+
+_ENUMS = {
+    "PaddingMode": "`dml.PaddingMode` (`DML_PADDING_MODE_*`)",
+    "DepthSpaceOrder": "`dml.DepthSpaceOrder` (`DML_DEPTH_SPACE_ORDER_*`)",
+    "DataType": "`dml.DataType` (`DML_TENSOR_DATA_TYPE_*`)",
+}
+
+
+def _field_rows(desc_type: type) -> list[list[str]]:
+    """One row per C struct field group: the C fields, the dmljax field, what it holds."""
+    rows = []
+    names = {field.name for field in dataclasses.fields(desc_type)}
+    counted = False
+    for field in dataclasses.fields(desc_type):
+        c_name = f"`{pascal_case(field.name)}`"
+        kind = str(field.type)
+        if field.metadata.get("role") in (Role.INPUT, Role.OUTPUT):
+            if field.metadata["many"]:
+                count = "InputCount" if field.metadata["role"] is Role.INPUT else "OutputCount"
+                rows.append([f"`{count}`, {c_name}", f"`{field.name}`",
+                             "a tuple of `TensorDesc` (the count is its length)"])  # fmt: skip
+                continue
+            held = "`TensorDesc`"
+            if field.metadata["optional"]:
+                held += ", or None for a null pointer"
+            rows.append([c_name, f"`{field.name}`", held])
+        elif kind.startswith("tuple"):
+            count = "RepeatsCount" if field.name == "repeats" else "DimensionCount"
+            cells = c_name if counted else f"`{count}`, {c_name}"
+            counted = counted or count == "DimensionCount"
+            rows.append([cells, f"`{field.name}`", "a tuple of ints (the count is its length)"])
+        elif f"{field.name}_data_type" in names:
+            rows.append([c_name, f"`{field.name}`", f"a Python number: the "
+                         f"`DML_SCALAR_UNION` member `{field.name}_data_type` names"])  # fmt: skip
+        else:
+            rows.append([c_name, f"`{field.name}`", _ENUMS.get(kind, f"`{kind}`")])
+    return rows
+
+
+def _desc_fields() -> str:
+    """Every operator's C struct against its dmljax desc, field by field."""
+    sections = []
+    for name, operator in _OPERATORS.items():
+        struct = f"DML_{name}_OPERATOR_DESC"
+        heading = f"**`{struct}`**: `dml.{operator.desc_type.__name__}`"
+        table = _table(["C fields", "dmljax field", "holds"], _field_rows(operator.desc_type))
+        sections.append(f"{heading}\n\n{table}")
+    return "\n\n".join(sections)
+
+
 _KINDS: dict[str, Callable[..., str]] = {
+    "desc-fields": _desc_fields,
     "support-table": _support_table,
     "operator-summary": _operator_summary,
     "operator-api": _operator_api,

@@ -1,7 +1,8 @@
 """The docs' generated parts, written into the Markdown pages themselves.
 
 A page holds each generated part between markers, so that it reads as plain Markdown on
-GitHub, on PyPI or in an editor, and Sphinx renders it as it renders the rest::
+GitHub, on PyPI or in an editor, and Sphinx renders it as it renders the rest (ruff's
+formatter leaves it alone: it is written inside ``<!-- fmt: off -->``)::
 
     <!-- dml:support-table GATHER -->
     ...the table, generated...
@@ -16,7 +17,7 @@ through dmljax when written: a disagreement is an error, not a page) and
 ``python docs/generate.py`` rewrites every page; a test fails when one is stale.
 
 >>> text = "Intro\\n<!-- dml:support-table TILE -->\\nold\\n<!-- dml:end -->\\n"
->>> print(render_page(text).splitlines()[3][:45])
+>>> print(render_page(text).splitlines()[4][:45])
 `DML_OPERATOR_TILE` exists from FL_1_0. Each
 """
 
@@ -53,7 +54,9 @@ def render_page(text: str) -> str:
         render = _KINDS.get(kind)
         if render is None:
             raise ValueError(f"unknown generated part {kind!r}; one of {', '.join(_KINDS)}")
-        return f"{match[1]}\n{render(*arguments).strip()}\n\n{match[5]}"
+        # ruff formats the Python blocks of Markdown pages; generated code is as written.
+        written = render(*arguments).strip()
+        return f"{match[1]}<!-- fmt: off -->\n\n{written}\n\n<!-- fmt: on -->\n{match[5]}"
 
     return _BLOCK.sub(replace, text)
 

@@ -34,6 +34,7 @@ __all__ = [
     "max_output_size",
     "slice1",
     "slice1_lowering",
+    "window_fields",
     "window_plan",
 ]
 
@@ -302,13 +303,18 @@ def _checked_slice1(
     return slice1_lowering(x, offsets=offsets, sizes=sizes, strides=strides, output_sizes=out)
 
 
+def window_fields(call: NodeCall) -> dict[str, tuple[int, ...]]:
+    """A face call's window as SLICE1's and SLICE_GRAD's desc fields name it."""
+    return {
+        "input_window_offsets": call.statics["offsets"],
+        "input_window_sizes": call.statics["sizes"],
+        "input_window_strides": call.statics["strides"],
+    }
+
+
 def _slice1_node(call: NodeCall) -> Slice1OperatorDesc:
     return Slice1OperatorDesc(
-        input_tensor=call.arrays["x"],
-        output_tensor=call.outputs[0],
-        input_window_offsets=call.statics["offsets"],
-        input_window_sizes=call.statics["sizes"],
-        input_window_strides=call.statics["strides"],
+        input_tensor=call.arrays["x"], output_tensor=call.outputs[0], **window_fields(call)
     )
 
 

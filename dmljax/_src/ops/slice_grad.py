@@ -25,7 +25,7 @@ from dmljax._src import (
 from dmljax._src.arguments import StaticInts, require_length, static_int_tuple
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
-from dmljax._src.ops.slice1 import check_output_sizes, check_window, window_plan
+from dmljax._src.ops.slice1 import check_output_sizes, check_window, window_fields, window_plan
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -212,9 +212,7 @@ def _slice_grad_node(call: NodeCall) -> SliceGradOperatorDesc:
     return SliceGradOperatorDesc(
         input_gradient_tensor=call.arrays["dy"],
         output_gradient_tensor=call.outputs[0],
-        input_window_offsets=call.statics["offsets"],
-        input_window_sizes=call.statics["sizes"],
-        input_window_strides=call.statics["strides"],
+        **window_fields(call),
     )
 
 

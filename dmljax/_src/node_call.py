@@ -58,10 +58,10 @@ class NodeCall:
         """The node's rank: the most dimensions of any of its tensors."""
         return max(t.dimension_count for t in self._tensors())
 
-    def aligned(self, tensor: TensorDesc, rank: int | None = None) -> TensorDesc:
-        """``tensor`` with leading 1s up to ``rank`` (the node's by default): the same
-        bytes, as DirectML reads them."""
-        missing = (self.rank if rank is None else rank) - tensor.dimension_count
+    def aligned(self, tensor: TensorDesc) -> TensorDesc:
+        """``tensor`` with leading 1s up to the node's rank: the same bytes, as DirectML
+        reads them."""
+        missing = self.rank - tensor.dimension_count
         if missing <= 0:
             return tensor
         strides = None if tensor.strides is None else (0,) * missing + tensor.strides

@@ -673,9 +673,7 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     layout = log_product.limb_layout(count)
     if jax.default_backend() == "gpu":
         return _log_product_canonical(flat, positions, values, layout)
-    words = log_product.encode(values, layout)
-    sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
-                            words, "add")  # fmt: skip
+    sums = _word_sums(flat.size, positions, log_product.encode(values, layout))
     # One scatter-min: the first NaN factor of each target, which a serial product returns
     # (quieted), or last - 1 where factors but no NaN arrived, or last where none did.
     last = np.int32(np.iinfo(np.int32).max)
@@ -683,6 +681,12 @@ def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: i
     first = _integer_scatter(jnp.full(flat.shape, last), positions, order, "min")
     first_nan = jnp.where(first < last - 1, jnp.take(values, first, mode="clip"), 0)
     return log_product.decode(sums, layout, flat, first_nan)
+
+
+def _word_sums(targets: int, positions: jax.Array, words: jax.Array) -> jax.Array:
+    """The log product's words ``(n, 3 + limbs)`` summed per target (``targets``: dropped)."""
+    zeros = jnp.zeros((targets, words.shape[-1]), np.int32)
+    return _integer_scatter(zeros, positions, words, "add")
 
 
 def _log_product_canonical(
@@ -698,8 +702,7 @@ def _log_product_canonical(
     """
     meets_nan = jnp.isnan(jnp.take(flat, positions, mode="fill", fill_value=0))
     words = log_product.encode(jnp.where(meets_nan, np.float32(np.nan), values), layout)
-    sums = _integer_scatter(jnp.zeros((flat.size, words.shape[-1]), np.int32), positions,
-                            words, "add")  # fmt: skip
+    sums = _word_sums(flat.size, positions, words)
     product = log_product.decode(sums, layout, flat)
     nan_factor = log_product.has_nan_factor(sums)
     canonical = lax.bitcast_convert_type(np.int32(0x7FFFFFFF), np.float32)

@@ -12,6 +12,7 @@ import jax
 __all__ = [
     "WIDTH",
     "TableFormatter",
+    "column_widths",
     "describe_device",
     "describe_error",
     "either_filter",
@@ -69,6 +70,15 @@ def either_filter(filters: Sequence[str] | None) -> str:
     return " or ".join(map(repr, filters or ()))
 
 
+def column_widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
+    """Each column's widest cell, as :func:`format_table` pads it.
+
+    >>> column_widths(["case", "ms"], [["tile", "0.149"]])
+    [4, 5]
+    """
+    return [max(len(row[i]) for row in (headers, *rows)) for i in range(len(headers))]
+
+
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
     """Columns padded to their widest cell; the first ``left`` left-aligned, the others right.
 
@@ -78,7 +88,7 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: in
     tile         0.149
     gather rows    0.2
     """
-    widths = [max(len(row[i]) for row in (headers, *rows)) for i in range(len(headers))]
+    widths = column_widths(headers, rows)
 
     def line(cells: Sequence[str]) -> str:
         padded = [

@@ -14,7 +14,7 @@ from dmljax._src.bench.results import (
     EagerResult,
     Report,
 )
-from dmljax._src.text import WIDTH, TableFormatter, elide, format_table
+from dmljax._src.text import WIDTH, TableFormatter, column_widths, elide, format_table
 
 __all__ = ["format_report", "short_operands", "speed_target"]
 
@@ -153,7 +153,7 @@ def short_operands(args: Sequence[str]) -> str:
 def _fitted(rows: list[list[str]], headers: Sequence[str], column: int) -> list[list[str]]:
     """``rows`` with ``column`` elided in the middle where the table would pass
     :data:`WIDTH` (as :func:`format_table` lays it out)."""
-    widths = [max(len(row[i]) for row in (headers, *rows)) for i in range(len(headers))]
+    widths = column_widths(headers, rows)
     room = WIDTH - (sum(widths) - widths[column]) - 2 * (len(headers) - 1)
     room = max(room, 12)
     return [[*row[:column], elide(row[column], room), *row[column + 1 :]] for row in rows]

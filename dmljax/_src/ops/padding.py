@@ -572,15 +572,13 @@ def _as_pairs(values: Any, rank: int) -> Any:
     """NumPy's reading of a pad argument: one value for every side, one ``(before,
     after)`` pair for every dimension, or one pair per dimension, as shape ``(rank, 2)``
     (NumPy's ``_as_pairs``). Works on NumPy and JAX arrays alike (shapes only)."""
+    module = jnp if isinstance(values, jax.Array) else np
     shape = np.shape(values)
     size = int(np.prod(shape))
     if size == 1:
-        return jnp.broadcast_to(jnp.ravel(values)[0], (rank, 2)) if isinstance(
-            values, jax.Array
-        ) else np.broadcast_to(np.ravel(values)[0], (rank, 2))  # fmt: skip
-    if size == 2 and shape != (2, 1):
-        values = values.reshape(2)
-    module = jnp if isinstance(values, jax.Array) else np
+        values = module.ravel(values)[0]
+    elif size == 2 and shape != (2, 1):
+        values = module.reshape(values, 2)
     return module.broadcast_to(values, (rank, 2))
 
 

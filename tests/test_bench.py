@@ -373,10 +373,20 @@ def test_eager_misses_name_the_face_and_mode():
     ]
     numpy = dataclasses.replace(
         result,
-        us={"sync": {"functional": 5.0, "desc": 5.0, "jnp": 5.0, "numpy int64": 6.5}},
+        us={
+            "sync": {
+                "functional": 5.0,
+                "desc": 5.0,
+                "jnp": 5.0,
+                "numpy int64": 13.0,
+                "jnp numpy int64": 10.0,
+            }
+        },
         ratios={"sync": {"functional": 1.0, "desc": 1.0, "numpy int64": 1.3}},
     )
-    assert eager_misses(numpy) == ["numpy int64 sync 6.5 us = 1.30x functional (5.0 us) > 1.20x"]
+    assert eager_misses(numpy) == [
+        "numpy int64 sync 13.0 us = 1.30x jnp numpy int64 (10.0 us) > 1.10x"
+    ]
 
 
 # --- The command line -----------------------------------------------------------------------------
@@ -513,7 +523,8 @@ def test_quick_bench_json_holds_every_figure_of_every_case(quick_run):
         for mode in ("sync", "pipelined"):
             functional = ("functional",) if case.functional is not None else ()
             faces = (*functional, "desc", *numpy)
-            assert all(_positive(r["us"][mode][face]) for face in (*faces, "jnp"))
+            timed = (*faces, "jnp", *(f"jnp {face}" for face in numpy))
+            assert all(_positive(r["us"][mode][face]) for face in timed)
             assert all(_positive(r["ratios"][mode][face]) for face in faces)
     every_miss = [f"{r['name']}: {m}" for r in data["cases"] + data["eager"] for m in r["misses"]]
     assert data["misses"] == every_miss

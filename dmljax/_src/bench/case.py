@@ -118,8 +118,8 @@ class EagerCase:
         numpy_indices: the position of the index array among the operands, for
             operators that take one: the functional face is then also timed with
             those indices as a NumPy int64 array (NumPy's default integers),
-            against the same call with the JAX int32 array, to at most
-            ``results.NUMPY_INDICES_TARGET`` times its cost.
+            against the jnp call with the same array (both pay its copy to the
+            device), to at most ``target_ratio`` times its cost.
     """
 
     name: str

@@ -14,6 +14,7 @@ import dmljax as dml
 from dmljax._src.bench import hlo, operands
 from dmljax._src.bench.case import Case, EagerCase
 from dmljax._src.bench.results import (
+    JNP_NUMPY_INT64,
     NUMPY_INT64,
     CaseResult,
     EagerResult,
@@ -239,10 +240,11 @@ def _measure_eager(
     arguments: dict[str, tuple[Any, ...]] = dict.fromkeys(callables, args)
     if case.numpy_indices is not None and case.functional is not None:
         position = case.numpy_indices
-        callables[NUMPY_INT64] = case.functional
-        arguments[NUMPY_INT64] = tuple(
+        numpy_args = tuple(
             np.asarray(a, np.int64) if i == position else a for i, a in enumerate(args)
         )
+        callables[NUMPY_INT64], callables[JNP_NUMPY_INT64] = case.functional, callables["jnp"]
+        arguments[NUMPY_INT64] = arguments[JNP_NUMPY_INT64] = numpy_args
     outputs = {
         name: np.concatenate([np.ravel(x) for x in jax.tree.leaves(fn(*arguments[name]))])
         for name, fn in callables.items()
@@ -269,7 +271,7 @@ def _measure_eager(
             for face in ("functional", "desc")
             if face in samples
         }
-        if NUMPY_INT64 in samples:  # against the same face with JAX int32 indices
-            ratios[mode][NUMPY_INT64] = paired_ratio(samples[NUMPY_INT64], samples["functional"])
+        if NUMPY_INT64 in samples:  # against jnp given the same host array
+            ratios[mode][NUMPY_INT64] = paired_ratio(samples[NUMPY_INT64], samples[JNP_NUMPY_INT64])
     result = dataclasses.replace(result, calls=calls, equal=True, us=us, ratios=ratios)
     return dataclasses.replace(result, misses=eager_misses(result))

@@ -13,6 +13,7 @@ DIAGONAL_MATRIX is the band ``[offset, offset + 1)`` over zeros.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 import jax
@@ -142,11 +143,27 @@ def _banded(begin: int, end: int, x: jax.Array, fill: Any) -> jax.Array:
     top_x = lax.broadcasted_iota(index, (rows, cols), 1) - lax.broadcasted_iota(
         index, (rows, cols), 0
     )
-    after_begin, before_end = top_x >= b, top_x < e
-    band = after_begin & before_end if end >= begin else after_begin | before_end
+    band = _band_of(top_x, b, e, inverted=end < begin, rows=rows, cols=cols)
     dims = (x.ndim - 2, x.ndim - 1)
     band = lax.broadcast_in_dim(band, x.shape, dims)
     return lax.select(band, lax.full(x.shape, fill, x.dtype), x)
+
+
+def _band_of(
+    top_x: jax.Array, b: Any, e: Any, *, inverted: bool, rows: Any, cols: Any
+) -> jax.Array:
+    """``topX`` in ``[b, e)``, or outside ``[e, b)`` when ``inverted``, from the compares
+    that can fail: a bound past every diagonal is left out (``jnp.tril``'s one compare
+    for a half-plane, so that a tiny call's program is no larger than jnp's)."""
+    static = isinstance(b, int) and isinstance(e, int)
+    if inverted:  # an ``or``: a side no diagonal meets drops out
+        kept = [top_x >= b] if not static or b < cols else []
+        kept += [top_x < e] if not static or e > -rows else []
+        return functools.reduce(operator.or_, kept) if kept else jnp.zeros(top_x.shape, bool)
+    # an ``and``: a side every diagonal meets drops out
+    kept = [top_x >= b] if not static or b > -rows else []
+    kept += [top_x < e] if not static or e < cols else []
+    return functools.reduce(operator.and_, kept) if kept else jnp.ones(top_x.shape, bool)
 
 
 def _lower_diagonal(desc: DiagonalMatrixOperatorDesc, options: contract.LoweringOptions) -> Any:

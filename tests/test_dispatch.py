@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src import indices
 from dmljax._src.face import Dispatch, is_concrete_array
 from dmljax.errors import InvalidArgumentError
 from tests import descs, helpers
@@ -104,9 +105,17 @@ def test_both_spellings_of_an_axis_share_one_program():
     assert helpers.jit_cache_size(helpers.face_program(dml.gather)) == size
 
 
-def test_common_numpy_arrays_take_the_fast_path():
+@pytest.mark.parametrize(
+    "same_value_casts",
+    [False, pytest.param(True, marks=pytest.mark.skipif(
+        not indices._SAME_VALUE_CASTS, reason="NumPy before 2.4 has no same_value casts"))],
+)  # fmt: skip
+def test_common_numpy_arrays_take_the_fast_path(monkeypatch, same_value_casts):
     from dmljax._src.face import Data, FunctionalFace, Indices
     from dmljax.errors import NarrowedIndicesWarning
+
+    # Both ways of testing that 64-bit values fit 32 bits: one cast, or a min and a max.
+    monkeypatch.setattr(indices, "_SAME_VALUE_CASTS", same_value_casts)
 
     slow: list[str] = []
 

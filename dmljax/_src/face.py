@@ -258,16 +258,20 @@ class Indices(Data):
     """An array argument holding integer indices of any width."""
 
     def fast(self, x: Any, args: tuple[Any, ...]) -> Any:
-        # 64-bit indices while x64 is off take the slow path, which saturates them, unless
-        # narrowed_numpy_indices first made NumPy ones 32-bit.
+        # 64-bit indices while x64 is off take the slow path, which saturates them and
+        # warns, unless they are NumPy ones whose values fit 32 bits: narrowed here, in
+        # place of the exception and a second pass through the call.
         kind = type(x)
         if kind in _CONCRETE_ARRAY_TYPES:
             if x.dtype.itemsize < 8 or x64_enabled():
                 return x
-        elif kind is np.ndarray and (
-            x.dtype in NUMPY_NARROW_INDICES or (x.dtype in NUMPY_WIDE_INDICES and x64_enabled())
-        ):
-            return x
+        elif kind is np.ndarray:
+            if x.dtype in NUMPY_NARROW_INDICES:
+                return x
+            if x.dtype in NUMPY_WIDE_INDICES:
+                narrowed = narrowed_numpy_indices(x)
+                if narrowed is not x or x64_enabled():
+                    return narrowed
         raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
@@ -638,9 +642,6 @@ class FunctionalFace:
         self._count = count
         self._jitted = self.dispatch.jitted
         self._plain = plain_arguments(tuple(spec.fast for spec in specs))
-        self._index_positions = tuple(
-            i for i, spec in enumerate(self._arrays) if isinstance(spec, Indices)
-        )
         self._misplaced = functools.partial(_misplaced_arrays, op, [s.name for s in self._arrays])
 
     def call(self, *args: Any) -> Any:
@@ -687,23 +688,9 @@ class FunctionalFace:
         return graph.add_node(self, arrays, coerced)
 
     def _not_plain(self, args: tuple[Any, ...]) -> Any:
-        """A call with some argument not of its plain type: NumPy 64-bit indices that fit
-        32 bits take the fast path narrowed, anything else :meth:`_slow`."""
-        if self._index_positions:
-            narrowed = self._narrowed(args)
-            if narrowed is not args:
-                return self.call(*narrowed)
+        """A call with some argument not of its plain type: :meth:`_slow`."""
         count = self._count
         return self._slow(args[:count], args[count:])
-
-    def _narrowed(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``args`` with NumPy 64-bit indices that fit 32 bits as 32-bit ones (``args``
-        itself when none changed)."""
-        narrowed = list(args)
-        for position in self._index_positions:
-            narrowed[position] = narrowed_numpy_indices(args[position])
-        changed = any(narrowed[p] is not args[p] for p in self._index_positions)
-        return tuple(narrowed) if changed else args
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics

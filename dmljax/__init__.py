@@ -68,6 +68,10 @@ if TYPE_CHECKING:
     from dmljax._src.ops.diagonal_matrix1 import (
         DiagonalMatrix1OperatorDesc as DiagonalMatrix1OperatorDesc,
     )
+    from dmljax._src.ops.element_wise import ScaleBias as ScaleBias
+
+    # The element-wise family: each row's desc and functional face (dml.add, ...).
+    from dmljax._src.ops.element_wise_names import *  # noqa: F403
     from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
     from dmljax._src.ops.gather_elements import (
         GatherElementsOperatorDesc as GatherElementsOperatorDesc,
@@ -123,15 +127,32 @@ if TYPE_CHECKING:
 
 
 def _exports() -> dict[str, tuple[str, str]]:
-    """Each exported name: its module and its name there, from the imports above."""
+    """Each exported name: its module and its name there, from the imports above (a star
+    import: every name of that module's ``__all__``, read from its source)."""
     tree = ast.parse(pathlib.Path(__file__).read_text(encoding="utf-8"))
     guarded = next(node for node in tree.body if isinstance(node, ast.If))
-    return {
-        alias.asname or alias.name: (node.module or "", alias.name)
-        for node in guarded.body
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
+    found: dict[str, tuple[str, str]] = {}
+    for node in guarded.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        module = node.module or ""
+        for alias in node.names:
+            names = _all_of(module) if alias.name == "*" else [alias.name]
+            found |= {(alias.asname or name): (module, name) for name in names}
+    return found
+
+
+def _all_of(module: str) -> list[str]:
+    """The literal ``__all__`` of a module of this package, from its source."""
+    path = pathlib.Path(__file__).parent.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    (value,) = (
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(getattr(t, "id", "") == "__all__" for t in node.targets)
+    )
+    return list(ast.literal_eval(value))
 
 
 _EXPORTS = _exports()
@@ -158,7 +179,7 @@ try:
 except importlib.metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
-__all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests check
+__all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python sorts them
     "CastOperatorDesc",
     "CompiledGraph",
     "CompiledOperator",
@@ -229,3 +250,10 @@ __all__ = [  # noqa: RUF022  # sorted as Python sorts them, which the tests chec
     "tile",
     "to_strided_buffer",
 ]
+if TYPE_CHECKING:
+    from dmljax._src.ops import element_wise_names as _element_wise_names
+
+    __all__ += ["ScaleBias"]
+    __all__ += _element_wise_names.__all__
+else:  # the same names, without importing the family, in one sorted list
+    __all__ = sorted({*__all__, "ScaleBias", *_all_of("dmljax._src.ops.element_wise_names")})

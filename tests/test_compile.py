@@ -127,7 +127,10 @@ def test_each_desc_type_declares_the_arrays_its_compiled_operator_takes_and_retu
     from dmljax._src.ops.join import JoinOperatorDesc
 
     for operator in dml.OPERATORS:
-        (base,) = [b for b in vars(operator.desc_type)["__orig_bases__"] if typing.get_args(b)]
+        # The class that declares the type parameters: the desc, or the shape a row of a
+        # family's table subclasses (ElementWiseAddOperatorDesc is an ElementWiseBinary).
+        declaring = next(c for c in operator.desc_type.__mro__ if "__orig_bases__" in vars(c))
+        (base,) = [b for b in vars(declaring)["__orig_bases__"] if typing.get_args(b)]
         result, *inputs = typing.get_args(base)
         fields = tensor_fields(operator.desc_type, Role.INPUT)
         fixed = [f for f in fields if not (f.metadata["many"] or f.metadata["optional"])]

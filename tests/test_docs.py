@@ -19,6 +19,7 @@ from dmljax._src import feature_levels
 from dmljax._src.bench import plot
 from dmljax._src.checking import doc_examples, doc_pages
 from dmljax._src.face import Indices
+from dmljax._src.ops.element_wise import ROWS
 
 DOCS = pathlib.Path(__file__).parents[1] / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
@@ -32,6 +33,22 @@ _DOCUMENTED = re.compile(
 )
 _SUPPORT_TABLE = re.compile(r"^<!-- dml:support-table (\w+) -->$", re.MULTILINE)
 _DOC_EXAMPLES = re.compile(r"^<!-- dml:doc-examples (\w+)(?: deterministic)? -->$", re.MULTILINE)
+# The element-wise page renders every row of the family's table, each with its support
+# table and examples, from one marker.
+_ROWS = "<!-- dml:element-wise-rows -->"
+
+
+def _tables_on(text: str) -> list[str]:
+    """The support tables a page renders, by operator name without DML_OPERATOR_."""
+    rows = [f"ELEMENT_WISE_{row.name}" for row in ROWS] if _ROWS in text else []
+    return _SUPPORT_TABLE.findall(text) + rows
+
+
+def _examples_on(text: str) -> list[str]:
+    """The operators whose doc examples a page renders."""
+    rows = [row.operator_name for row in ROWS] if _ROWS in text else []
+    return _DOC_EXAMPLES.findall(text) + rows
+
 
 # One page per operator family; which operators a page covers is read from its tables.
 OPERATOR_PAGES = sorted((DOCS / "operators").glob("*.md"))
@@ -72,16 +89,14 @@ def test_the_errors_module_is_documented_with_its_members():
 @pytest.mark.parametrize("page", OPERATOR_PAGES, ids=lambda page: page.name)
 def test_each_operator_page_renders_the_doc_examples_of_its_support_tables(page):
     text = page.read_text()
-    tables = set(_SUPPORT_TABLE.findall(text))
+    tables = set(_tables_on(text))
     assert tables, f"{page.name} renders no support table"
     names = {
         doc_examples.name_in_examples(operator)
         for operator in dml.OPERATORS
         if operator.name.removeprefix("DML_OPERATOR_") in tables
     }
-    assert set(_DOC_EXAMPLES.findall(text)) == {
-        name for name in names if doc_examples.entries(name)
-    }
+    assert set(_examples_on(text)) == {name for name in names if doc_examples.entries(name)}
 
 
 def _support_tables() -> dict[str, feature_levels.OperatorSupport]:
@@ -91,9 +106,7 @@ def _support_tables() -> dict[str, feature_levels.OperatorSupport]:
 
 
 def test_every_support_table_in_the_code_is_on_exactly_one_operator_page():
-    on_pages = [
-        name for page in OPERATOR_PAGES for name in _SUPPORT_TABLE.findall(page.read_text())
-    ]
+    on_pages = [name for page in OPERATOR_PAGES for name in _tables_on(page.read_text())]
     assert sorted(on_pages) == sorted(_support_tables())
 
 
@@ -103,7 +116,7 @@ def test_every_doc_example_of_an_implemented_operator_is_on_a_page():
     implemented |= {"BUFFER_TENSOR_VIEW"}
     # The examples file's and those the companions declare (OperatorChecks.examples).
     examples = {e["op"] for e in doc_examples.entries()}
-    on_pages = {op for page in PAGES for op in _DOC_EXAMPLES.findall(page.read_text())}
+    on_pages = {op for page in PAGES for op in _examples_on(page.read_text())}
     assert examples & implemented <= on_pages
     assert on_pages <= examples
     assert set(doc_examples.BUILDERS) <= on_pages
@@ -184,9 +197,7 @@ def test_every_page_of_an_operator_with_indices_says_what_jit_does_to_int64_ones
         for op in dml.OPERATORS
         if op.face is not None and any(isinstance(spec, Indices) for spec in op.face._arrays)
     }
-    pages = [
-        page for page in OPERATOR_PAGES if set(_SUPPORT_TABLE.findall(page.read_text())) & names
-    ]
+    pages = [page for page in OPERATOR_PAGES if set(_tables_on(page.read_text())) & names]
     assert len(pages) == len(names)
     for page in pages:
         assert "#64-bit-indices-while-jax_enable_x64-is-off" in page.read_text(), page.name

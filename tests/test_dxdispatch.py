@@ -236,8 +236,8 @@ REFUSALS = {
     "an image file written": (("commands", 1), {"type": "writeFile", "resource": "Out",
                                                 "targetPath": "out.png"},
                               "commands[1].targetPath", "no images"),
-    "a union member C lacks": ((*OP, "desc", "Axis"), {"Float16": 1}, "dispatchables.op.desc.Axis",
-                               "DML_SCALAR_UNION"),
+    "an object for an integer": ((*OP, "desc", "Axis"), {"Float16": 1},
+                                 "dispatchables.op.desc.Axis", "an integer"),
     "a constant graph node": (("dispatchables", "graph"), {"type": "DML_GRAPH_DESC", "desc": {
                                   "InputCount": 0, "OutputCount": 0,
                                   "Nodes": [{"Type": "DML_GRAPH_NODE_TYPE_CONSTANT"}]}},
@@ -454,23 +454,23 @@ def test_graph_counts_from_a_small_file_are_refused_at_once(key, value, field, f
 
 def test_the_unmerged_branchs_toy_graph_model_is_refused_for_its_wiring():
     # DxDispatch's jstoecker/dml_graph_desc branch: node_1's input 0 is fed twice (by x
-    # and by node_0) while its input 1 has no edge. dmljax also lacks its ELEMENT_WISE
-    # operators, but the wiring is wrong whatever the nodes are, and checked first.
+    # and by node_0) while its input 1 has no edge: wrong whatever the nodes are.
     with pytest.raises(InvalidArgumentError) as e:
         dml.load_dxdispatch(MODELS / "dml_graph_quadratic.json")
     assert e.value.field == "dispatchables.graph.desc.IntermediateEdges[0]"
     assert "the only edge into node 1 input 0" in str(e.value)
     assert "InputEdges[1] feeds it already" in str(e.value)
-    # With the wiring mended, what is left is the operators dmljax lacks.
+    # With the wiring mended it computes (2x + 10) * x + c: IDENTITY's ScaleBias, then
+    # MULTIPLY and ADD, c bound once as an OWNED_BY_DML input.
     spec = json.loads(MODELS.joinpath("dml_graph_quadratic.json").read_text())
     edges = spec["dispatchables"]["graph"]["desc"]
     edges["InputEdges"][1]["ToNodeInputIndex"] = 1
     edges["IntermediateEdges"][1]["ToNodeInputIndex"] = 0
-    helpers.refused(
-        lambda: dml.load_dxdispatch(json.dumps(spec)),
-        field="dispatchables.node_0.type",
-        match="an operator dmljax implements",
-    )
+    x, c = np.array([4, -2, 3, -5], np.float32), np.array([1, 2, 3, 4], np.float32)
+    y = (2 * x + 10) * x + c
+    assert dml.load_dxdispatch(json.dumps(spec)).run() == [
+        "Resource 'y': " + ", ".join(f"{v:g}" for v in y)
+    ]
 
 
 def test_an_owned_graph_input_is_bound_at_initialization_and_only_then():
@@ -540,6 +540,8 @@ def desc_json(desc):
             spec[key.replace("Tensors", "Count")] = len(value)
         elif isinstance(value, dml.DataType):
             spec[key] = f"DML_TENSOR_DATA_TYPE_{value.name}"
+        elif isinstance(value, dml.ScaleBias):  # a C struct: an object of its fields
+            spec[key] = {pascal_case(k): v for k, v in dataclasses.asdict(value).items()}
         elif isinstance(value, enum.Enum):
             spec[key] = f"DML_PADDING_MODE_{value.name}"
         elif isinstance(value, tuple):

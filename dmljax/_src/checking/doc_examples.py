@@ -60,6 +60,7 @@ __all__ = [
     "Outcome",
     "build",
     "check",
+    "difference",
     "entries",
     "entry",
     "generic_builder",
@@ -302,29 +303,37 @@ def check(e: Entry, builders: Mapping[str, DescBuilder] | None = None) -> Outcom
             actual = example.shown(op(*example.inputs))
     except Exception as error:  # any failure is the example's verdict, not a crash
         return outcome(False, describe_error(error))
-    difference = _difference(actual, example.expected)
-    if difference:
-        return outcome(False, difference)
+    wrong = difference(actual, example.expected)
+    if wrong:
+        return outcome(False, wrong)
     notes = [f"{name}={value}" for name, value in example.options.items()]
     face = FUNCTIONAL_FACES.get(e["op"])
     if face is not None:
         name, compute = face
-        difference = _functional_difference(e, example, compute)
-        if difference:
-            return outcome(False, f"{name}: {difference}")
+        wrong = _functional_difference(e, example, compute)
+        if wrong:
+            return outcome(False, f"{name}: {wrong}")
         notes.append(f"also {name}")
     return outcome(True, ", ".join(notes))
 
 
-def _difference(actual: np.ndarray, expected: np.ndarray) -> str:
+def difference(actual: np.ndarray, expected: np.ndarray) -> str:
     """How ``actual`` differs from the documented output; empty when it is exactly that."""
     if actual.dtype != expected.dtype or actual.shape != expected.shape:
         return (
             f"got {actual.dtype}{list(actual.shape)}, expected {expected.dtype}"
             f"{list(expected.shape)}"
         )
-    if not np.array_equal(actual, expected):
-        wrong = int(np.sum(actual != expected))
+    # The same values and signs (-0.0 is not 0.0), and a NaN where the docs have one (its
+    # payload and sign are the backend's: IEEE's inf - inf).
+    if np.issubdtype(expected.dtype, np.floating):
+        nan = np.isnan(expected)
+        equal = (actual == expected) & (np.signbit(actual) == np.signbit(expected))
+        same = np.where(nan, np.isnan(actual), equal)
+    else:
+        same = actual == expected
+    if not same.all():
+        wrong = int(np.sum(~same))
         return f"{wrong} of {expected.size} elements differ from the docs"
     return ""
 
@@ -338,7 +347,7 @@ def _functional_difference(
             actual = example.shown(compute(example))
     except Exception as error:  # reported like a wrong value
         return describe_error(error)
-    return _difference(actual, example.expected)
+    return difference(actual, example.expected)
 
 
 def _check_refused(

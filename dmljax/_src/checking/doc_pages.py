@@ -13,7 +13,9 @@ The kinds: ``desc-fields`` (every operator's C struct against its dmljax desc),
 one ``compile_operator`` checks), ``operator-summary`` (when each operator came and
 widened), ``doc-examples OP [deterministic]`` (a DirectML page's worked examples, run
 through dmljax when written: a disagreement is an error, not a page) and
-``operator-api descs|functions|enums`` (the API page's autodoc entries).
+``operator-api descs|functions|enums`` (the API page's autodoc entries) and
+``element-wise-rows`` (every row of the element-wise table, each with its support table
+and examples: adding a row adds its docs).
 ``python docs/generate.py`` rewrites every page; a test fails when one is stale.
 
 >>> text = "Intro\\n<!-- dml:support-table TILE -->\\nold\\n<!-- dml:end -->\\n"
@@ -25,11 +27,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 import dmljax as dml
@@ -38,6 +42,7 @@ from dmljax._src.checking import doc_examples
 from dmljax._src.checking.api_names import operator_api_names
 from dmljax._src.contract import Role
 from dmljax._src.dxdispatch.json_model import pascal_case
+from dmljax._src.ops.element_wise import ROWS
 
 __all__ = ["desc_code", "render_page", "support_rows"]
 
@@ -101,6 +106,13 @@ def support_rows(support: feature_levels.OperatorSupport) -> list[list[str]]:
     ]
 
 
+def _declared_at(operator: dml.Operator[Any], name: str) -> str:
+    """Where ``operator`` is declared: its module's attribute, or its row of a table."""
+    module = operator.desc_type.__module__
+    row = next((row for row in ROWS if row.operator_name == operator.name), None)
+    return f"{module}.{name}" if row is None else f"{module}.ROWS, row {row.name}"
+
+
 def _support_table(name: str) -> str:
     operator = _OPERATORS.get(name)
     if operator is None:
@@ -112,7 +124,7 @@ def _support_table(name: str) -> str:
         f"`{support.operator}` exists from {support.introduced}. Each row applies from its "
         "level up to the next row's; every level in between (and every level above the last "
         f"row) accepts what the row lists. Generated from "
-        f"`{operator.desc_type.__module__}.{name}`, the table compile_operator checks."
+        f"`{_declared_at(operator, name)}`, the table compile_operator checks."
     )
     return f"{intro}\n\n{_table(headers, support_rows(support))}"
 
@@ -196,6 +208,8 @@ def _value_code(value: Any) -> str:
             f"dml.TensorDesc(data_type=dml.DataType.{value.data_type.name}, "
             f"sizes={value.sizes}{strides})"
         )
+    if dataclasses.is_dataclass(value) and type(value).__name__ in dml.__all__:
+        return f"dml.{value!r}"  # a public value type: dml.ScaleBias(scale=2.0, bias=1.0)
     return repr(value)
 
 
@@ -212,7 +226,10 @@ def desc_code(desc: Any, name: str = "desc") -> str:
     """
     lines = [f"{name} = dml.{type(desc).__name__}("]
     for field in dataclasses.fields(desc):
-        lines.append(f"    {field.name}={_value_code(getattr(desc, field.name))},")
+        value = getattr(desc, field.name)
+        if value is None and field.default is None:
+            continue  # an optional field left out, as a caller leaves it
+        lines.append(f"    {field.name}={_value_code(value)},")
     lines.append(")")
     return "\n".join(lines)
 
@@ -301,7 +318,7 @@ def _run(e: doc_examples.Entry, *, deterministic: bool) -> list[str]:
     op = dml.compile_operator(example.desc, deterministic=deterministic)
     actual = example.shown(op(*example.inputs))
     expected = example.expected
-    if actual.dtype != expected.dtype or not np.array_equal(actual, expected):
+    if doc_examples.difference(actual, expected):
         raise AssertionError(
             f"{e['id']}: dmljax gives {_array_text(actual)} ({actual.dtype}), the page "
             f"{_array_text(expected)} ({expected.dtype})"
@@ -416,7 +433,54 @@ def _desc_fields() -> str:
     return "\n\n".join(sections)
 
 
+def _element_wise_rows() -> str:
+    """Every row of the element-wise table: its formula, its face, what dmljax defines
+    where the page is silent, its support table and its worked example."""
+    parts: list[str] = []
+    for row in ROWS:
+        name = f"ELEMENT_WISE_{row.name}"
+        parts += [
+            f"### {name}",
+            f"`{row.page}`: {{py:class}}`dmljax.{row.desc_name}`, {{py:func}}`dmljax.{row.face}`.",
+        ]
+        parts += [row.notes] if row.notes else []
+        parts += [_support_table(name), _doc_examples(row.operator_name)]
+    return "\n\n".join(parts)
+
+
+def _jnp_array_code(array: np.ndarray) -> str:
+    """``jnp.array([...], jnp.<dtype>)`` for a small array (infinities and NaNs spelled)."""
+    words = {math.inf: "jnp.inf", -math.inf: "-jnp.inf"}
+    values = ["jnp.nan" if v != v else words.get(v, repr(v)) for v in np.ravel(array).tolist()]
+    return f"jnp.array([{', '.join(values)}], jnp.{np.dtype(array.dtype).name})"
+
+
+def _element_wise_porting() -> str:
+    """A table row per element-wise face against its jax.numpy namesake, and the calls
+    side by side on each row's worked example (outputs computed as the page is written)."""
+    rows, calls = [], [">>> import jax.numpy as jnp, dmljax as dml"]
+    for row in ROWS:
+        names = ("x",) if row.arity == 1 else ("a", "b")
+        face = f"`dml.{row.face}({', '.join(names)})`"
+        namesake = row.namesake
+        common = "mixed dtypes are refused (jnp promotes)" if row.arity > 1 else ""
+        differs = "; ".join(part for part in (row.differs, common) if part) or "nothing"
+        rows.append([face, f"`jnp.{row.face}`" if namesake else "none", differs])
+        (entry,) = [e for e in doc_examples.entries(row.operator_name)][:1]
+        example = doc_examples.build(entry, doc_examples.BUILDERS)
+        arguments = ", ".join(_jnp_array_code(x) for x in example.inputs)
+        for caller in (f"dml.{row.face}", f"jnp.{row.face}" if namesake else None):
+            if caller is None:
+                continue
+            result = eval(f"{caller}({arguments})", {"jnp": jnp, "dml": dml})
+            calls += [f">>> {caller}({arguments})", repr(result)]
+    table = _table(["dmljax", "namesake", "what differs"], rows)
+    return f"{table}\n\n```python\n" + "\n".join(calls) + "\n\n```"
+
+
 _KINDS: dict[str, Callable[..., str]] = {
+    "element-wise-porting": _element_wise_porting,
+    "element-wise-rows": _element_wise_rows,
     "desc-fields": _desc_fields,
     "support-table": _support_table,
     "operator-summary": _operator_summary,

@@ -95,6 +95,12 @@ class OperatorChecks:
             derivatives (a cast rounds every value it narrows), or None; then
             ``check_grads`` is skipped with this reason, and the sweep's exact
             ``jvp`` and ``grad`` checks still run.
+        computes: why the operator's outputs are not its inputs' elements moved (an
+            addition rounds), or None for an operator that moves data; the bit-exactness
+            suite, which checks that every special float is moved bit for bit, skips it
+            with this reason (the operator's own tests hold its arithmetic exact).
+        face_dtypes: the dtypes the functional face takes, where it does not take every
+            one the sweeps draw (``exp`` takes floats only); None: all of them.
         examples: worked examples declared here rather than in
             ``dml-doc-examples.json``, in its form: a page's examples, and for
             a page without any, examples of dmljax's own (status ``"dmljax"``,
@@ -118,4 +124,10 @@ class OperatorChecks:
     support_case: SupportCase | None = None
     fixed_size: Callable[[int, int, Any, Any], bool] | None = None
     not_smooth: str | None = None
+    computes: str | None = None
+    face_dtypes: AbstractSet[np.dtype[Any]] | None = None
     examples: tuple[Entry, ...] = ()
+
+    def face_takes(self, dtype: Any) -> bool:
+        """Whether the functional face takes arrays of ``dtype`` (see ``face_dtypes``)."""
+        return self.face_dtypes is None or np.dtype(dtype) in self.face_dtypes

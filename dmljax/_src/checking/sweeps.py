@@ -42,6 +42,11 @@ class SweepCase:
             tuple of arrays for a face that returns several (SPLIT).
         linear_argnums: the operands ``fn`` is jointly linear in (its data,
             not its indices); their derivatives are checked when all are floating.
+        linear: False for a function that is not linear in those operands (an
+            element-wise ``exp`` or ``a * b``): then its forward and reverse
+            derivatives are checked against each other, not against ``fn``.
+        ulps: how many units in the last place a floating output may be from the
+            expected one (0: the same bits; NaNs where the expected ones are).
     """
 
     label: str
@@ -49,6 +54,8 @@ class SweepCase:
     batch: tuple[tuple[np.ndarray, ...], ...]
     expected: tuple[Any, ...]
     linear_argnums: tuple[int, ...]
+    linear: bool = True
+    ulps: int = 0
 
 
 # The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.

@@ -189,7 +189,8 @@ def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
             name, n = next(iter(wrong.items()))
             raise model_error(f"{where}.{key}", f"{n} (the length of {name})", count)
     for name, value in kwargs.items():
-        if isinstance(value, Mapping):
+        # A scalar union by member; other objects (a ScaleBias) are their field's to read.
+        if isinstance(value, Mapping) and f"{name}_data_type" in fields:
             key = next(k for k in spec if snake_case(k) == name)
             kwargs[name] = _scalar_union(value, kwargs.get(f"{name}_data_type"), f"{where}.{key}")
     try:

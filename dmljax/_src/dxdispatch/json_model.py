@@ -98,8 +98,9 @@ def parse_data_type(value: Any, where: str) -> DataType:
 
 
 def snake_case(name: str) -> str:
-    """A C field name as the desc's: ``ToNodeIndex`` is ``to_node_index``."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    """A C field name as the desc's: ``ToNodeIndex`` is ``to_node_index``, ``ATensor``
+    ``a_tensor`` (a one-letter word before a capitalised one)."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def pascal_case(name: str) -> str:

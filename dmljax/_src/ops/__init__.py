@@ -1,7 +1,8 @@
 """The operator families, one module each, and :data:`OPERATORS`, found from them.
 
 A module here declares its operators as module-level :class:`Operator` values
-named as DirectML names them without ``DML_OPERATOR_`` (``TILE``, ``GATHER_ND1``).
+named as DirectML names them without ``DML_OPERATOR_`` (``TILE``, ``GATHER_ND1``),
+or, for a family declared as a table of rows, as its ``FAMILY`` tuple.
 :data:`OPERATORS` collects them: adding an operator's module adds it, and no list
 is kept by hand (see the docs page "Adding an operator").
 
@@ -29,6 +30,9 @@ def _declared_operators() -> tuple[Operator, ...]:
             # imports another's operator (GATHER_ND1 reads GATHER_ND) holds the same object.
             if isinstance(value, Operator) and value.name == f"DML_OPERATOR_{attribute}":
                 found[value.name] = value
+        # A family declared as a table of rows (element_wise.py) lists its operators in FAMILY.
+        for value in getattr(module, "FAMILY", ()):
+            found[value.name] = value
     return tuple(found[name] for name in sorted(found))
 
 

@@ -1,0 +1,326 @@
+"""The element-wise family's checks: one :class:`OperatorChecks` per row, made from the row
+and from the data below, which restates each page's support table and works one example
+of each operator by hand (the pages have none).
+
+The sweep draws one to three dimensions of the face's dtypes, with ``b`` broadcast now
+and then, and compares against the row's NumPy reference; the bench times each operator
+over 4096x4096 float32 against the jax.numpy function of the same name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from dmljax._src import contract
+from dmljax._src.bench import operands
+from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.checking import sweeps
+from dmljax._src.checking.operator_checks import (
+    FLOATS,
+    INTS_8_32,
+    DocumentedBand,
+    OperatorChecks,
+    data_of,
+)
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel
+from dmljax._src.ops import element_wise
+from dmljax._src.ops.element_wise import ROWS, ElementWise
+from dmljax._src.tensor_desc import TensorDesc
+
+__all__ = ["CHECKS", "DOCUMENTED_SUPPORT", "EXAMPLES"]
+
+_T = DataType
+_FL = FeatureLevel
+_SIGNED = frozenset({_T.INT32, _T.INT16, _T.INT8})
+_INTS_32 = frozenset({_T.INT32, _T.UINT32})
+_INTS_64 = frozenset({_T.INT64, _T.UINT64})
+_TYPES_8_32 = FLOATS | INTS_8_32
+
+
+def _table(
+    *rows: tuple[FeatureLevel, tuple[int, int], frozenset[DataType]],
+) -> dict[FeatureLevel, DocumentedBand]:
+    return {since: (ranks, types, None) for since, ranks, types in rows}
+
+
+# Each page's "Tensor support" section, as the page writes it (every tensor of these
+# operators has the same types).
+DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
+    "IDENTITY": _table(
+        (_FL.FL_1_0, (4, 5), FLOATS),
+        (_FL.FL_2_1, (4, 5), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+        (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}),
+    ),
+    "ABS": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), FLOATS | _SIGNED),
+        (_FL.FL_3_0, (1, 8), FLOATS | _SIGNED),
+        (_FL.FL_4_1, (1, 8), FLOATS | _SIGNED | {_T.INT64}),
+    ),
+    "NEGATE": _table((_FL.FL_5_0, (1, 8), FLOATS | _SIGNED | {_T.INT64})),
+    "ADD": _table(
+        (_FL.FL_1_0, (4, 5), FLOATS),
+        (_FL.FL_2_1, (4, 5), FLOATS | _INTS_32),
+        (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
+        (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
+        (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "SUBTRACT": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
+        (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
+        (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
+        (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "MULTIPLY": _table(
+        (_FL.FL_1_0, (4, 5), FLOATS),
+        (_FL.FL_2_1, (4, 5), FLOATS | _INTS_32),
+        (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
+        (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
+        (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "DIVIDE": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
+        (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
+        (_FL.FL_5_1, (1, 8), _TYPES_8_32),
+        (_FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+}
+
+_NAN, _INF = float("nan"), float("inf")
+# One example of each operator, worked by hand from its page's formula and the rules
+# dmljax states (the row's notes): (attributes, inputs by field, expected), each tensor a
+# data type and one row of values.
+_WORKED: dict[
+    str, tuple[dict[str, Any], dict[str, tuple[str, list[Any]]], tuple[str, list[Any]], str]
+] = {
+    "IDENTITY": (
+        {"ScaleBias": {"Scale": 2, "Bias": 1}},
+        {"InputTensor": ("FLOAT32", [1.5, -2.0, 0.0, 3.25])},
+        ("FLOAT32", [4.0, -3.0, 1.0, 7.5]),
+        "A copy through g(x) = 2x + 1.",
+    ),
+    "ABS": (
+        {},
+        {"InputTensor": ("INT8", [-128, -5, 0, 7])},
+        ("INT8", [-128, 5, 0, 7]),
+        "-128 has no positive INT8: two's complement keeps it.",
+    ),
+    "NEGATE": (
+        {},
+        {"InputTensor": ("INT32", [-2147483648, -3, 0, 5])},
+        ("INT32", [-2147483648, 3, 0, -5]),
+        "The most negative INT32 is its own negation.",
+    ),
+    "ADD": (
+        {},
+        {"ATensor": ("UINT32", [4294967295, 1, 2, 3]), "BTensor": ("UINT32", [1, 2, 3, 4])},
+        ("UINT32", [0, 3, 5, 7]),
+        "UINT32 sums wrap: 4294967295 + 1 is 0.",
+    ),
+    "SUBTRACT": (
+        {},
+        {
+            "ATensor": ("FLOAT32", [1.0, -0.0, _INF, 5.5]),
+            "BTensor": ("FLOAT32", [3.0, 0.0, _INF, 0.5]),
+        },
+        ("FLOAT32", [-2.0, -0.0, _NAN, 5.0]),
+        "IEEE: -0 - 0 is -0, and inf - inf is NaN.",
+    ),
+    "MULTIPLY": (
+        {},
+        {"ATensor": ("INT32", [65536, -3, 7, 0]), "BTensor": ("INT32", [65536, 4, -6, 9])},
+        ("INT32", [0, -12, -42, 0]),
+        "INT32 products wrap: 65536 * 65536 is 2**32, which is 0.",
+    ),
+    "DIVIDE": (
+        {},
+        {"ATensor": ("INT32", [7, -7, 5, -2147483648]), "BTensor": ("INT32", [2, 2, 0, -1])},
+        ("INT32", [3, -3, -1, -2147483648]),
+        "Integer quotients truncate toward zero; 5 / 0 has every bit set (-1) and "
+        "-2147483648 / -1 wraps, as dmljax defines them.",
+    ),
+}
+
+
+def _page(row: ElementWise) -> str:
+    stem = f"dml_element_wise_{row.name.lower()}_operator_desc"
+    return (
+        f"dmljax: the DML_ELEMENT_WISE_{row.name}_OPERATOR_DESC page (MicrosoftDocs/sdk-api, "
+        f"sdk-api-src/content/directml/ns-directml-{stem}.md) has no example"
+    )
+
+
+def _example(row: ElementWise) -> dict[str, Any]:
+    attrs, inputs, (out_type, out_data), notes = _WORKED[row.name]
+
+    def tensor(data_type: str, data: list[Any]) -> dict[str, Any]:
+        return {"sizes": [1, 1, 1, len(data)], "dtype": data_type, "data": [[[data]]]}
+
+    return {
+        "id": f"{row.name.lower().replace('_', '-')}-dmljax-1",
+        "op": row.operator_name,
+        "source": _page(row),
+        "attrs": attrs,
+        "inputs": {field: tensor(*value) for field, value in inputs.items()},
+        "expected": tensor(out_type, out_data),
+        "notes": notes,
+        "status": "dmljax",
+    }
+
+
+EXAMPLES = {row.name: (_example(row),) for row in ROWS}
+"""Each row's worked example, in the doc examples' form."""
+
+
+# --- The sweep: the face against the row's reference ----------------------------------------------
+
+
+def _other_shape(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape``, or one that broadcasts to it (fewer dimensions, or 1s)."""
+    if not shape or rng.random() < 0.5:
+        return shape
+    kept = shape[int(rng.integers(0, len(shape), endpoint=True)) :]
+    return tuple(1 if rng.random() < 0.3 else size for size in kept)
+
+
+def _sweep_of(row: ElementWise) -> Any:
+    function = element_wise.FUNCTIONS[row.face]
+
+    def sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
+        """The face of one row on 0 to 3 dimensions, ``b`` broadcast now and then."""
+        shape = sweeps.draw_shape(rng, int(rng.integers(0, 3, endpoint=True)), 1, 4)
+        shapes = [shape, *(_other_shape(rng, shape) for _ in range(row.arity - 1))]
+        members = tuple(
+            tuple(_operand(rng, s, dtype, row, i) for i, s in enumerate(shapes))
+            for _ in range(batch)
+        )
+        return sweeps.SweepCase(
+            label=" ".join(sweeps.label(s, dtype) for s in shapes),
+            fn=function,
+            batch=members,
+            expected=tuple(row.reference(*np.broadcast_arrays(*args)) for args in members),
+            linear_argnums=tuple(range(row.arity)),
+            linear=row.linear,
+            ulps=row.ulps,
+        )
+
+    return sweep
+
+
+def _operand(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], row: ElementWise, i: int
+) -> np.ndarray:
+    """Small integers (exact in every dtype); a divisor is never 0 for floats (the
+    derivative checks need finite values; tests/test_element_wise.py draws the rest)."""
+    values = sweeps.draw_values(rng, shape, dtype)
+    if row.name == "DIVIDE" and i == 1 and jnp.issubdtype(dtype, jnp.floating):
+        values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
+    return values
+
+
+# --- Support cases, examples through the face, bench ------------------------------------------
+
+
+def _support_case_of(row: ElementWise) -> Any:
+    desc_type = element_wise.DESCS[row.name]
+
+    def support_case(
+        rank: int, data_type: DataType, index_type: DataType
+    ) -> tuple[Any, tuple[np.ndarray, ...]]:
+        del index_type
+        sizes = (2,) + (1,) * (rank - 1)
+        tensor = TensorDesc(data_type=data_type, sizes=sizes)
+        fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
+        desc = desc_type(**dict.fromkeys(fields, tensor))
+        inputs = tuple(
+            data_of(sizes, data_type) + (1 if row.name == "DIVIDE" else 0) for _ in range(row.arity)
+        )
+        return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
+
+    return support_case
+
+
+def _face_example_of(row: ElementWise) -> Any:
+    function = element_wise.FUNCTIONS[row.face]
+
+    def face(example: Any) -> jax.Array:
+        scale_bias = getattr(example.desc, "scale_bias", None)
+        xs = [element_wise.apply_scale_bias(jnp.asarray(x), scale_bias) for x in example.inputs]
+        return function(*xs)
+
+    return face
+
+
+_JNP = {"identity": lambda x: x, "negative": jnp.negative}
+
+
+def _bench_of(row: ElementWise) -> Any:
+    function = element_wise.FUNCTIONS[row.face]
+    jnp_fn = _JNP.get(row.face) or getattr(jnp, row.face)
+
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32 each
+        keys = jax.random.split(key, row.arity)
+        return tuple(operands.normal(k, (side, side)) for k in keys)
+
+    def bytes_moved(args: Sequence[jax.Array]) -> int:
+        return sum(a.nbytes for a in args) + args[0].nbytes
+
+    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
+        return tuple(operands.normal(k, (8, 8)) for k in jax.random.split(key, row.arity))
+
+    def desc(*xs: jax.Array) -> Any:
+        tensor = TensorDesc.from_array(xs[0])
+        fields = [f.name for f in contract.tensor_fields(row.shape)]
+        return element_wise.DESCS[row.name](**dict.fromkeys(fields, tensor))
+
+    def bench() -> list[Case | EagerCase]:
+        """The face over 4096x4096 float32 against the jax.numpy function, and eagerly on
+        8x8."""
+        return [
+            Case(
+                name=f"{row.face} float32",
+                operator=f"ELEMENT_WISE_{row.name}",
+                make_args=make_args,
+                dmljax_fn=function,
+                jnp_fn=jnp_fn,
+                bytes_moved=bytes_moved,
+            ),
+            EagerCase(
+                name=f"{row.face} eager",
+                operator=f"ELEMENT_WISE_{row.name}",
+                desc=desc,
+                functional=function,
+                jnp_fn=jnp_fn,
+                make_args=tiny,
+            ),
+        ]
+
+    return bench
+
+
+def _checks(row: ElementWise) -> OperatorChecks:
+    return OperatorChecks(
+        element_wise.FAMILY[ROWS.index(row)],
+        doc_example_face=_face_example_of(row),
+        sweep=_sweep_of(row),
+        bench=_bench_of(row),
+        documented_support=DOCUMENTED_SUPPORT[row.name],
+        support_case=_support_case_of(row),
+        computes=f"{row.page}, checked against its NumPy reference on NaN, infinities, "
+        "-0.0, subnormals and integer extremes (tests/test_element_wise.py)",
+        face_dtypes=element_wise.face_dtypes(row),
+        examples=EXAMPLES[row.name],
+    )
+
+
+CHECKS = tuple(_checks(row) for row in ROWS)

@@ -1,0 +1,681 @@
+"""The element-wise family: every ``DML_ELEMENT_WISE_*`` operator as one row of a table.
+
+An element-wise operator computes ``out[c] = f(in[c], ...)`` for every coordinate
+``c``: its inputs and its output have the same sizes, DimensionCount and DataType
+(a broadcast input is one with zero strides), and where the desc has a
+``ScaleBias`` (:class:`ScaleBias`), ``g(x) = x * scale + bias`` is applied to each
+input element first. What differs from one operator to the next is a row of
+:data:`ROWS`: DirectML's name, the shape of its desc (:class:`ElementWiseUnary`,
+:class:`ElementWiseUnaryNoScaleBias`, :class:`ElementWiseBinary`), the formula in
+``lax``, the support table of its page, the functional face's name and the
+reference in NumPy that the checking code compares against. Everything else (the
+desc class, its :class:`~dmljax.Operator`, the lowering, the functional face, the
+docs rows and the conformance cases) is made from the row: adding the next
+element-wise type is one row.
+
+>>> import jax.numpy as jnp, dmljax as dml
+>>> dml.add(jnp.array([1, 2]), jnp.array([10, 20]))
+Array([11, 22], dtype=int32)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+from dmljax._src import contract, face as faces, feature_levels as fl, scalars
+from dmljax._src.dtypes import DataType
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = [
+    "DESCS",
+    "FAMILY",
+    "FUNCTIONS",
+    "ROWS",
+    "ElementWise",
+    "ElementWiseBinary",
+    "ElementWiseUnary",
+    "ElementWiseUnaryNoScaleBias",
+    "ScaleBias",
+    "apply_scale_bias",
+    "face_dtypes",
+]
+
+
+# --- DML_SCALE_BIAS -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ScaleBias:
+    """``DML_SCALE_BIAS``: ``g(x) = x * scale + bias``, applied to an operator's input first.
+
+    Both terms are C ``FLOAT``s: each is rounded to float32 when the ScaleBias is made.
+
+    >>> import dmljax as dml
+    >>> dml.ScaleBias(scale=2, bias=0.1)
+    ScaleBias(scale=2.0, bias=0.10000000149011612)
+    """
+
+    scale: float = 1.0
+    bias: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("scale", "bias"):
+            value = scalars.float32_attribute(getattr(self, name), op="ScaleBias", field=name)
+            object.__setattr__(self, name, float(value))
+
+    @property
+    def is_identity(self) -> bool:
+        """Whether ``g`` leaves every value as it is (scale 1, bias 0)."""
+        return self.scale == 1.0 and self.bias == 0.0
+
+
+def scale_bias_attribute(value: Any, *, op: str, field: str) -> ScaleBias | None:
+    """A desc's optional ``ScaleBias``: None, a :class:`ScaleBias`, a ``(scale, bias)`` pair,
+    or a mapping with ``scale`` and ``bias`` (DxDispatch's ``{"Scale": 2, "Bias": 1}``)."""
+    if value is None or isinstance(value, ScaleBias):
+        return value
+    try:
+        if isinstance(value, Mapping):
+            terms = {str(key).lower(): term for key, term in value.items()}
+            if set(terms) - {"scale", "bias"}:
+                raise TypeError
+            return ScaleBias(**terms)
+        if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
+            return ScaleBias(*value)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(
+            op, f"{field}.{error.field}", error.expected, error.given
+        ) from None
+    except TypeError:
+        pass
+    raise ArgumentTypeError(
+        op,
+        field,
+        "None, a dmljax.ScaleBias, a (scale, bias) pair or {'scale': ..., 'bias': ...}",
+        repr(value)[:80],
+    )
+
+
+def apply_scale_bias(x: jax.Array, scale_bias: ScaleBias | None) -> jax.Array:
+    """``x * scale + bias``: in float32 for 16-bit floats (one rounding to ``x``'s type at
+    the end), in ``x``'s type otherwise; ``x`` itself where there is none or it is the
+    identity (so integer tensors keep their values)."""
+    if scale_bias is None or scale_bias.is_identity:
+        return x
+    wide = jnp.promote_types(x.dtype, jnp.float32)
+    scale, bias = np.asarray(scale_bias.scale, wide), np.asarray(scale_bias.bias, wide)
+    return (x.astype(wide) * scale + bias).astype(x.dtype)
+
+
+def _check_scale_bias(desc: Any, *, op: str) -> None:
+    """A ScaleBias other than the identity on an integer tensor is refused: DirectML's
+    pages do not say how a float scale applies to integers."""
+    scale_bias = getattr(desc, "scale_bias", None)
+    if scale_bias is None or scale_bias.is_identity:
+        return
+    data_type = desc.output_tensor.data_type
+    if not jnp.issubdtype(data_type.dtype, jnp.floating):
+        raise InvalidArgumentError(
+            op,
+            "scale_bias",
+            f"None or ScaleBias(1, 0) for {data_type.name} tensors (DirectML's pages do not "
+            "say how a float scale and bias apply to integers)",
+            repr(scale_bias),
+        )
+
+
+# --- The shapes of the descs ---------------------------------------------------------------------
+
+
+class ElementWiseUnary(contract.OperatorDesc[jax.Array, ArrayLike]):
+    """The desc of a function of one tensor with an optional :class:`ScaleBias`
+    (``DML_ELEMENT_WISE_ABS_OPERATOR_DESC`` and its kin)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    scale_bias: ScaleBias | None = contract.attribute(scale_bias_attribute, default=None)
+
+
+class ElementWiseUnaryNoScaleBias(contract.OperatorDesc[jax.Array, ArrayLike]):
+    """The desc of a function of one tensor without a ScaleBias
+    (``DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC`` and its kin)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+
+
+class ElementWiseBinary(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """The desc of a function of two tensors (``DML_ELEMENT_WISE_ADD_OPERATOR_DESC`` and
+    its kin): ``a_tensor``, ``b_tensor`` and ``output_tensor`` of the same sizes."""
+
+    a_tensor: TensorDesc = contract.tensor_field("input")
+    b_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+
+
+_ARITIES: dict[type, int] = {
+    ElementWiseUnary: 1,
+    ElementWiseUnaryNoScaleBias: 1,
+    ElementWiseBinary: 2,
+}
+_FACE_NAMES = {ElementWiseUnary: ("x",), ElementWiseUnaryNoScaleBias: ("x",),
+               ElementWiseBinary: ("a", "b")}  # fmt: skip
+
+
+# --- The rows -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ElementWise:
+    """One element-wise operator: everything that is not common to the family.
+
+    Attributes:
+        name: DirectML's name without ``DML_OPERATOR_ELEMENT_WISE_`` (``"ADD"``).
+        shape: the desc's fields, one of the shape classes above.
+        formula: ``f`` in ``lax``/``jnp``, a function of the input arrays (already
+            scaled and biased), each of the output's shape and type.
+        support: the page's support table, one ``fl.band`` per feature level.
+        face: the functional face's name, as jax.numpy names the function (``"add"``).
+        page: the page's formula, as its description writes it (``"f(a, b) = a + b"``).
+        reference: ``f`` in NumPy, for the checking code: a function of NumPy arrays of
+            the input's type giving the exact result (or a float64 one for a function
+            that rounds, with ``exact=False``).
+        exact: whether every result is exact in the tensor's type (the reference gives
+            the same bits): integer arithmetic, comparisons, moves and a single IEEE
+            operation are; transcendental functions are not.
+        linear: whether ``f`` is jointly linear in its inputs (their derivatives are
+            then checked exactly).
+        ulps: how far a float result may be from the reference, in units in the last
+            place (0: the same bits).
+        notes: what dmljax defines where the page is silent (division by zero, ...).
+        differs: how the face differs from its jax.numpy namesake beyond what every
+            face of the family does (one dtype, DirectML's types), or "".
+        namesake: whether ``jnp.<face>`` is the same function (``jnp.identity`` is not).
+        example: the docstrings' example: a dtype, each input's values and the result
+            as JAX prints it (the doctests check it).
+    """
+
+    name: str
+    shape: type
+    formula: Callable[..., jax.Array]
+    support: tuple[fl.Band, ...]
+    face: str
+    page: str
+    reference: Callable[..., np.ndarray]
+    exact: bool = True
+    linear: bool = False
+    ulps: int = 0
+    notes: str = ""
+    differs: str = ""
+    namesake: bool = True
+    example: tuple[str, tuple[list[Any], ...], str] = ("float32", ([1.0],), "")
+
+    @property
+    def operator_name(self) -> str:
+        """``DML_OPERATOR_ELEMENT_WISE_<NAME>``."""
+        return f"DML_OPERATOR_ELEMENT_WISE_{self.name}"
+
+    @property
+    def desc_name(self) -> str:
+        """The desc class's name: ``ElementWiseAddOperatorDesc``."""
+        words = "".join(word.capitalize() for word in self.name.split("_"))
+        return f"ElementWise{words}OperatorDesc"
+
+    @property
+    def arity(self) -> int:
+        """How many input tensors ``f`` takes."""
+        return _ARITIES[self.shape]
+
+
+_T = DataType
+_SIGNED_8_32 = frozenset({_T.INT32, _T.INT16, _T.INT8})
+_SIGNED_64 = frozenset({_T.INT64})
+_INTS_32 = frozenset({_T.INT32, _T.UINT32})
+_INTS_32_64 = frozenset({_T.INT64, _T.INT32, _T.UINT64, _T.UINT32})
+_FLOATS = fl.FLOATS_16_32
+_INTS_8_32 = fl.INTEGERS_8_32
+_INTS_8_64 = fl.INTEGERS_8_32 | frozenset({_T.INT64, _T.UINT64})
+
+# The bands of ADD, SUBTRACT and MULTIPLY, which DirectML widened together.
+_ARITHMETIC_BANDS = (
+    fl.band(FL.FL_1_0, (4, 5), _FLOATS),
+    fl.band(FL.FL_2_1, (4, 5), _FLOATS | _INTS_32),
+    fl.band(FL.FL_3_0, (1, 8), _FLOATS | _INTS_32),
+    fl.band(FL.FL_4_1, (1, 8), _FLOATS | _INTS_32_64),
+    fl.band(FL.FL_5_1, (1, 8), _FLOATS | _INTS_8_64),
+)
+
+
+def _all_bits_set(dtype: Any) -> np.ndarray:
+    return (
+        np.asarray(-1, dtype)
+        if jnp.issubdtype(dtype, jnp.signedinteger)
+        else np.asarray(np.iinfo(dtype).max, dtype)
+    )
+
+
+def _divide(a: jax.Array, b: jax.Array) -> jax.Array:
+    """IEEE division for floats; for integers the quotient truncated toward zero (the
+    page's rule), with what XLA leaves to the backend defined: ``a / 0`` has every bit
+    set (-1, or the unsigned maximum: Direct3D's ``udiv``), and ``MIN / -1`` wraps to
+    ``MIN``."""
+    if jnp.issubdtype(a.dtype, jnp.floating):
+        # XLA rewrites a / broadcast(b) as a * broadcast(1 / b), which is not a division:
+        # 1 / 1.5e-5 overflows float16 (-0.0 / 1.5e-5 becomes NaN), and 1 / 3e38 is a
+        # subnormal that a flushing backend makes 0 (inf / 3e38 becomes NaN). The barrier
+        # hides the broadcast from that rewrite.
+        (b,) = lax.optimization_barrier((b,))
+        return lax.div(a, b)
+    zero = b == 0
+    safe = jnp.where(zero, np.asarray(1, b.dtype), b)
+    if jnp.issubdtype(a.dtype, jnp.signedinteger):
+        minus_one = b == -1
+        safe = jnp.where(minus_one, np.asarray(1, b.dtype), safe)
+        quotient = jnp.where(minus_one, lax.neg(a), lax.div(a, safe))
+    else:
+        quotient = lax.div(a, safe)
+    return jnp.where(zero, _all_bits_set(a.dtype), quotient)
+
+
+def _reference_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if np.issubdtype(a.dtype, np.floating) or a.dtype.name == "bfloat16":
+        with np.errstate(all="ignore"):
+            return (a.astype(np.float64) / b.astype(np.float64)).astype(a.dtype)
+    out = [
+        _all_bits_set(a.dtype) if y == 0 else _truncated_quotient(int(x), int(y), a.dtype)
+        for x, y in zip(a.ravel(), b.ravel(), strict=True)
+    ]
+    return np.array(out, a.dtype).reshape(a.shape)
+
+
+def _truncated_quotient(x: int, y: int, dtype: Any) -> Any:
+    quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
+    bits = np.iinfo(dtype).bits
+    low = quotient % (1 << bits)  # MIN / -1 wraps
+    signed = np.issubdtype(dtype, np.signedinteger)
+    return low - (1 << bits) if signed and low >= 1 << (bits - 1) else low
+
+
+def _wrapping(op: Callable[[Any, Any], Any]) -> Callable[..., np.ndarray]:
+    """A NumPy binary operation that wraps integers (two's complement) without warning."""
+
+    def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return np.asarray(op(a, b)).astype(a.dtype)
+
+    return reference
+
+
+def _float64_then_round(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
+    """For floats, ``op`` in float64 rounded once to the input's type: what one IEEE
+    operation gives (float64 holds every product and sum of two float32 exactly enough
+    that the rounding is the same); for integers ``op`` itself, wrapping."""
+
+    def reference(*xs: np.ndarray) -> np.ndarray:
+        dtype = xs[0].dtype
+        if np.issubdtype(dtype, np.integer):
+            return _wrapping(op)(*xs)
+        with np.errstate(all="ignore"):
+            return np.asarray(op(*(x.astype(np.float64) for x in xs))).astype(dtype)
+
+    return reference
+
+
+ROWS: tuple[ElementWise, ...] = (
+    ElementWise(
+        "IDENTITY",
+        ElementWiseUnary,
+        lambda x: x,
+        (
+            fl.band(FL.FL_1_0, (4, 5), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
+            fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
+            fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+        ),
+        face="identity",
+        example=("float32", ([1.5, -2.0, 0.25],), "Array([ 1.5 , -2.  ,  0.25], dtype=float32)"),
+        differs="a copy (the desc face's ScaleBias scales it); `jnp.identity` is another function",
+        namesake=False,
+        page="f(x) = x",
+        reference=lambda x: x.copy(),
+        linear=True,
+    ),
+    ElementWise(
+        "ABS",
+        ElementWiseUnary,
+        lambda x: lax.abs(x),
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS | _SIGNED_8_32),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS | _SIGNED_8_32),
+            fl.band(FL.FL_4_1, (1, 8), _FLOATS | _SIGNED_8_32 | _SIGNED_64),
+        ),
+        face="abs",
+        example=("int8", ([-3, 0, 7],), "Array([3, 0, 7], dtype=int8)"),
+        page="f(x) = abs(x)",
+        reference=lambda x: _wrapping(lambda v, _: np.abs(v))(x, x),
+        notes="The most negative integer is its own absolute value (two's complement).",
+    ),
+    ElementWise(
+        "NEGATE",
+        ElementWiseUnaryNoScaleBias,
+        lambda x: lax.neg(x),
+        (fl.band(FL.FL_5_0, (1, 8), _FLOATS | _SIGNED_8_32 | _SIGNED_64),),
+        face="negative",
+        example=("float32", ([2.5, -0.0, 4.0],), "Array([-2.5,  0. , -4. ], dtype=float32)"),
+        page="f(x) = -x",
+        reference=lambda x: _wrapping(lambda v, _: np.negative(v))(x, x),
+        linear=True,
+        notes="The most negative integer is its own negation (two's complement).",
+    ),
+    ElementWise(
+        "ADD",
+        ElementWiseBinary,
+        lax.add,
+        _ARITHMETIC_BANDS,
+        face="add",
+        example=(
+            "float32",
+            ([1.5, 2.0, -1.0], [0.5, 0.5, 1.0]),
+            "Array([2. , 2.5, 0. ], dtype=float32)",
+        ),
+        page="f(a, b) = a + b",
+        reference=_float64_then_round(np.add),
+        linear=True,
+        notes="Integers wrap (two's complement).",
+    ),
+    ElementWise(
+        "SUBTRACT",
+        ElementWiseBinary,
+        lax.sub,
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS | _INTS_32),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS | _INTS_32),
+            fl.band(FL.FL_4_1, (1, 8), _FLOATS | _INTS_32_64),
+            fl.band(FL.FL_5_1, (1, 8), _FLOATS | _INTS_8_64),
+        ),
+        face="subtract",
+        example=("uint8", ([5, 3, 0], [2, 4, 1]), "Array([  3, 255, 255], dtype=uint8)"),
+        page="f(a, b) = a - b",
+        reference=_float64_then_round(np.subtract),
+        linear=True,
+        notes="Integers wrap (two's complement).",
+    ),
+    ElementWise(
+        "MULTIPLY",
+        ElementWiseBinary,
+        lax.mul,
+        _ARITHMETIC_BANDS,
+        face="multiply",
+        example=(
+            "int32",
+            ([3, -4, 100000], [2, 5, 100000]),
+            "Array([         6,        -20, 1410065408], dtype=int32)",
+        ),
+        page="f(a, b) = a * b",
+        reference=_float64_then_round(np.multiply),
+        notes="Integers wrap (two's complement).",
+    ),
+    ElementWise(
+        "DIVIDE",
+        ElementWiseBinary,
+        _divide,
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS | _INTS_32),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS | _INTS_32),
+            fl.band(FL.FL_5_1, (1, 8), _FLOATS | _INTS_8_32),
+            fl.band(FL.FL_6_0, (1, 8), _FLOATS | _INTS_8_64),
+        ),
+        face="divide",
+        example=("int32", ([7, -7, 5], [2, 2, 0]), "Array([ 3, -3, -1], dtype=int32)"),
+        page="f(a, b) = a / b",
+        reference=_reference_divide,
+        differs="integers give integers, truncated toward zero (jnp's `/` gives floats, `//` "
+        "floors); an integer divided by 0 has every bit set",
+        notes="Float quotients are IEEE's, a divisor broadcast from one value included (where "
+        "jnp.divide multiplies by its reciprocal: -0.0 / 1.5e-5 in float16 is NaN there). "
+        "Integer quotients truncate toward zero (the page); a / 0 has every bit set "
+        "(-1, or the unsigned maximum) and MIN / -1 wraps to MIN (dmljax's definition: the "
+        "page is silent, and XLA leaves both to the backend).",
+    ),
+)
+"""Every element-wise operator dmljax implements, one row each."""
+
+
+# --- What every row gets -------------------------------------------------------------------------
+
+
+def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+    first = contract.bound_tensors(desc, contract.Role.INPUT)[0]
+    return first[1].sizes, f"{first[0]}.sizes"
+
+
+def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
+    def rules(desc: Any, level: FL) -> None:
+        del level
+        op = type(desc).__name__
+        _check_scale_bias(desc, op=op)
+        (first, tensor), *others = contract.bound_tensors(desc, contract.Role.INPUT)
+        for field, other in others:
+            if other.sizes != tensor.sizes:
+                raise InvalidArgumentError(
+                    op, f"{field}.sizes", f"{tensor.sizes} ({first}'s sizes)", other.sizes
+                )
+
+    rules.__name__ = f"_{row.name.lower()}_rules"
+    return rules
+
+
+def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], Any]:
+    def lower(desc: Any, options: contract.LoweringOptions) -> Any:
+        del options
+        scale_bias = getattr(desc, "scale_bias", None)
+        if scale_bias is None or scale_bias.is_identity:
+            return row.formula
+
+        def scaled(*xs: jax.Array) -> jax.Array:
+            return row.formula(*(apply_scale_bias(x, scale_bias) for x in xs))
+
+        return scaled
+
+    return lower
+
+
+def face_dtypes(row: ElementWise) -> frozenset[np.dtype[Any]]:
+    """The dtypes the functional face takes: the latest band's, and with the floats bfloat16
+    and float64 (JAX's other floats, which these pages lack: IEEE arithmetic in them)."""
+    types = {t.dtype for t in row.support[-1].data}
+    if np.dtype(np.float32) in types:
+        types |= {np.dtype(jnp.bfloat16), np.dtype(np.float64)}
+    return frozenset(np.dtype(t) for t in types)
+
+
+def _is_weak(x: Any) -> bool:
+    """Whether ``x`` came from a Python scalar (JAX's weak type), traced or not."""
+    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
+
+
+def _same_dtype(arrays: Sequence[jax.Array], names: Sequence[str], *, op: str) -> tuple[Any, ...]:
+    """The face's arrays in one dtype: a weakly typed one (a Python scalar) takes the
+    other's, as in jax.numpy; two different dtypes are refused (DirectML has one)."""
+    if len(arrays) == 1:
+        return tuple(arrays)
+    strong = [x.dtype for x in arrays if not _is_weak(x)]
+    dtype = strong[0] if strong else jnp.result_type(*arrays)
+    for name, x in zip(names, arrays, strict=True):
+        if x.dtype != dtype and not _is_weak(x):
+            raise InvalidArgumentError(
+                op,
+                name,
+                f"an array of {np.dtype(dtype).name}, like {names[0]} (DirectML's tensors share "
+                "one data type)",
+                f"an array of {np.dtype(x.dtype).name}",
+                hint=f"Convert it first, e.g. {name}.astype(jnp.{np.dtype(dtype).name}).",
+            )
+    return tuple(jnp.asarray(x, dtype) for x in arrays)
+
+
+def _face_of(row: ElementWise) -> faces.FunctionalFace:
+    names = _FACE_NAMES[row.shape]
+    op = f"dmljax.{row.face}"
+    allowed = face_dtypes(row)
+
+    def checked(*arrays: jax.Array) -> jax.Array:
+        arrays = _same_dtype(arrays, names, op=op)
+        dtype = np.dtype(arrays[0].dtype)
+        if dtype not in allowed:
+            expected = ", ".join(sorted(t.name for t in allowed))
+            raise InvalidArgumentError(
+                op,
+                names[0],
+                f"an array of one of {expected} (DML_OPERATOR_ELEMENT_WISE_{row.name}'s types)",
+                f"an array of {dtype.name}",
+            )
+        try:
+            shape = jnp.broadcast_shapes(*(x.shape for x in arrays))
+        except ValueError:
+            given = " and ".join(
+                f"{n} {tuple(x.shape)}" for n, x in zip(names, arrays, strict=True)
+            )
+            raise InvalidArgumentError(
+                op, names[-1], "shapes that broadcast together (NumPy's rules)", given
+            ) from None
+        return row.formula(*(jnp.broadcast_to(x, shape) for x in arrays))
+
+    def function(*arrays: ArrayLike) -> jax.Array:
+        return face.call(*arrays)
+
+    function.__name__ = function.__qualname__ = row.face
+    function.__module__ = __name__
+    parameters = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
+    function.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    function.__doc__ = _face_doc(row, names)
+    face = faces.FunctionalFace(
+        function, checked, *(faces.Data(n) for n in names), graph_node=_node_of(row, names)
+    )
+    return face
+
+
+def _broadcast_into(tensor: TensorDesc, sizes: tuple[int, ...]) -> TensorDesc:
+    """``tensor`` (right-aligned to ``sizes``' rank) read as a tensor of ``sizes``: a zero
+    stride on each dimension it broadcasts, as DirectML broadcasts."""
+    if tensor.sizes == sizes:
+        return tensor
+    packed = tensor.strides or tuple(
+        int(np.prod(tensor.sizes[d + 1 :], dtype=np.int64)) for d in range(len(tensor.sizes))
+    )
+    strides = tuple(
+        0 if size != out else stride
+        for size, out, stride in zip(tensor.sizes, sizes, packed, strict=True)
+    )
+    return dataclasses.replace(tensor, sizes=sizes, strides=strides)
+
+
+def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any]:
+    """The face's call as a node: each array read at the output's sizes (zero strides
+    where it broadcasts)."""
+    fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
+
+    def node(call: NodeCall) -> Any:
+        out = call.aligned(call.outputs[0])
+        inputs = {
+            field: _broadcast_into(call.aligned(call.arrays[name]), out.sizes)
+            for field, name in zip(fields, names, strict=True)
+        }
+        return DESCS[row.name](**inputs, output_tensor=out)
+
+    return node
+
+
+def _example_arguments(row: ElementWise) -> str:
+    dtype, inputs, _ = row.example
+    return ", ".join(f"jnp.array({list(values)!r}, jnp.{dtype})" for values in inputs)
+
+
+def _face_doc(row: ElementWise, names: Sequence[str]) -> str:
+    call = f"dml.{row.face}({', '.join(names)})"
+    together = (
+        " Its arrays broadcast as in jax.numpy and share one dtype (a Python scalar takes "
+        "the other's)."
+        if len(names) > 1
+        else ""
+    )
+    notes = f"\n\n{row.notes}" if row.notes else ""
+    return (
+        f"``{row.page}`` element by element: DirectML's ELEMENT_WISE_{row.name}.\n\n"
+        f"The functional face of :class:`dmljax.{row.desc_name}`, ``{call}``.{together}"
+        f"{notes}\n\n"
+        f">>> import jax.numpy as jnp, dmljax as dml\n"
+        f">>> dml.{row.face}({_example_arguments(row)})\n"
+        f"{row.example[2]}\n"
+    )
+
+
+def _desc_doc(row: ElementWise) -> str:
+    first = row.support[0]
+    dtype, inputs, printed = row.example
+    tensors = [f.name for f in contract.tensor_fields(row.shape)]
+    data_type = DataType.from_dtype(np.dtype(dtype)).name
+    return (
+        f"``DML_ELEMENT_WISE_{row.name}_OPERATOR_DESC``: ``{row.page}`` element by element.\n\n"
+        f"Introduced at FL {first.since.name.removeprefix('FL_')}. Its functional face is "
+        f":func:`dmljax.{row.face}`; the fields are :class:`{row.shape.__name__}`'s.\n\n"
+        f">>> import jax.numpy as jnp, dmljax as dml\n"
+        f">>> t = dml.TensorDesc(data_type=dml.DataType.{data_type}, sizes=({len(inputs[0])},))\n"
+        f">>> desc = dml.{row.desc_name}({', '.join(f'{n}=t' for n in tensors)})\n"
+        f">>> dml.compile_operator(desc)({_example_arguments(row)})\n"
+        f"{printed}\n"
+    )
+
+
+def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
+    """The desc class and the Operator of one row."""
+    namespace = {"__doc__": _desc_doc(row), "__module__": __name__, "__qualname__": row.desc_name}
+    # A subclass per operator, as DirectML has a struct per operator: the shape's fields.
+    desc_type = typing.cast(
+        "type[contract.OperatorDesc[Any]]", type(row.desc_name, (row.shape,), namespace)
+    )
+    tensors = tuple(f.name for f in contract.tensor_fields(row.shape))
+    operator = contract.Operator(
+        row.operator_name,
+        desc_type,
+        support=row.support,
+        same_dimension_count=True,
+        same_data_type=tensors,
+        rules=_rules_of(row),
+        output_sizes=_output_sizes,
+        lower=_lowering_of(row),
+        face=_face_of(row),
+    )
+    return desc_type, operator
+
+
+_DECLARED = {row.name: _declare(row) for row in ROWS}
+DESCS: dict[str, type] = {name: desc for name, (desc, _) in _DECLARED.items()}
+"""Each row's desc class, by the row's name (``DESCS["ADD"]`` is ``ElementWiseAddOperatorDesc``)."""
+FAMILY: tuple[contract.Operator[Any], ...] = tuple(op for _, op in _DECLARED.values())
+"""Each row's Operator, in the table's order: :data:`dmljax.OPERATORS` collects them."""
+FUNCTIONS: dict[str, Callable[..., jax.Array]] = {
+    row.face: op.face.function for row, op in zip(ROWS, FAMILY, strict=True) if op.face
+}
+"""Each row's functional face, by its name (``FUNCTIONS["add"]`` is :func:`dmljax.add`)."""
+# The desc classes are module attributes, where pickle and the docs look for them (the
+# functions are not: ``abs`` would shadow the builtin here); doctest finds the functions'
+# examples through __test__.
+globals().update({desc.__name__: desc for desc in DESCS.values()})
+__test__ = {name: function for name, function in FUNCTIONS.items()}

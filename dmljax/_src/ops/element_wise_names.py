@@ -1,0 +1,55 @@
+"""The element-wise family's public names: each row's desc class and functional face
+(:mod:`dmljax._src.ops.element_wise`), bound to its name with its shape's type.
+
+Written by ``python docs/generate.py`` from the rows (a test fails when it is stale):
+edit the rows, not this file.
+"""
+
+from collections.abc import Callable
+
+import jax
+from jax.typing import ArrayLike
+
+from dmljax._src.ops.element_wise import (
+    DESCS,
+    FUNCTIONS,
+    ElementWiseBinary,
+    ElementWiseUnary,
+    ElementWiseUnaryNoScaleBias,
+)
+
+__all__ = [
+    "ElementWiseAbsOperatorDesc",
+    "ElementWiseAddOperatorDesc",
+    "ElementWiseDivideOperatorDesc",
+    "ElementWiseIdentityOperatorDesc",
+    "ElementWiseMultiplyOperatorDesc",
+    "ElementWiseNegateOperatorDesc",
+    "ElementWiseSubtractOperatorDesc",
+    "abs",
+    "add",
+    "divide",
+    "identity",
+    "multiply",
+    "negative",
+    "subtract",
+]
+
+Unary = Callable[[ArrayLike], jax.Array]
+Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
+
+ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
+ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
+ElementWiseDivideOperatorDesc: type[ElementWiseBinary] = DESCS["DIVIDE"]
+ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
+ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
+ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
+ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
+
+abs: Unary = FUNCTIONS["abs"]
+add: Binary = FUNCTIONS["add"]
+divide: Binary = FUNCTIONS["divide"]
+identity: Unary = FUNCTIONS["identity"]
+multiply: Binary = FUNCTIONS["multiply"]
+negative: Unary = FUNCTIONS["negative"]
+subtract: Binary = FUNCTIONS["subtract"]

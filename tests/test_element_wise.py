@@ -1,0 +1,291 @@
+"""The element-wise family: each row against its NumPy reference on both faces, with the
+values the sweeps leave out (NaN, infinities, -0.0, subnormals, integer extremes), zero
+strides, ScaleBias, and the rules and faces the family shares. Transformations, support
+tables and examples are tests/test_conformance.py's, from the rows."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import hypothesis
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import dmljax as dml
+from dmljax._src import contract
+from dmljax._src.checking import family_names, selftest
+from dmljax._src.ops import element_wise
+from dmljax._src.ops.element_wise import ROWS, ElementWise
+from tests import helpers
+
+T = dml.DataType
+ROOT = pathlib.Path(__file__).parents[1]
+BY_NAME = {row.name: row for row in ROWS}
+
+
+def _jax_dtypes(row: ElementWise) -> list[np.dtype[Any]]:
+    """The row's latest types that JAX holds without x64, and bfloat16 with its floats."""
+    types = sorted(element_wise.face_dtypes(row), key=str)
+    return [t for t in types if t.itemsize < 8]
+
+
+def _values(dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
+    if jnp.issubdtype(dtype, jnp.floating):
+        info = jnp.finfo(dtype)
+        special = st.sampled_from([np.nan, np.inf, -np.inf, -0.0, 0.0, float(info.tiny) / 4,
+                                   float(info.max), float(info.min), 1.0, -1.0])  # fmt: skip
+        ordinary = st.floats(-1e4, 1e4, width=32).map(lambda v: float(np.asarray(v, dtype)))
+        return st.one_of(special, ordinary)
+    info = np.iinfo(dtype)
+    extremes = st.sampled_from([int(info.min), int(info.max), 0, 1, -1 if info.min else 2])
+    return st.one_of(extremes, st.integers(int(info.min), int(info.max)))
+
+
+def _expected(row: ElementWise, *xs: np.ndarray) -> np.ndarray:
+    return row.reference(*np.broadcast_arrays(*xs))
+
+
+# float32 and bfloat16 arithmetic may flush subnormal inputs and results to zero, keeping
+# the sign: XLA:CPU does, and Direct3D requires it of float32 (float16 and float64 keep them).
+_FLUSHED = {np.dtype(np.float32), np.dtype(jnp.bfloat16)}
+
+
+def _flushed(x: np.ndarray) -> np.ndarray:
+    if np.dtype(x.dtype) not in _FLUSHED:
+        return x
+    tiny = float(jnp.finfo(x.dtype).tiny)
+    wide = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = (wide != 0) & (np.abs(wide) < tiny)
+    return np.where(small, np.copysign(0.0, wide), wide).astype(x.dtype)
+
+
+def _assert_matches(row: ElementWise, got: Any, expected: np.ndarray, *xs: np.ndarray) -> None:
+    """``got`` is ``expected`` (within the row's ulps), or, given the inputs ``xs``, what
+    the row gives with subnormals flushed to zero where float32 and bfloat16 may flush."""
+    got = np.asarray(got)
+    assert got.dtype == expected.dtype
+    assert got.shape == expected.shape
+    if jnp.issubdtype(expected.dtype, jnp.floating):
+        within = selftest.within_ulps(got, expected, row.ulps)
+        if xs:
+            flushed = _flushed(_expected(row, *(_flushed(x) for x in xs)))
+            within |= selftest.within_ulps(got, flushed, row.ulps)
+            expected = np.where(within, got, expected)
+        assert within.all(), (got[~within], expected[~within])
+        zero = np.asarray(expected, np.float64) == 0
+        if row.ulps == 0:  # the sign of a zero is part of the result
+            np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(expected[zero]))
+    else:
+        np.testing.assert_array_equal(got, expected)
+
+
+@st.composite
+def _case(draw: st.DrawFn) -> tuple[ElementWise, tuple[np.ndarray, ...]]:
+    row = draw(st.sampled_from(ROWS))
+    dtype = draw(st.sampled_from(_jax_dtypes(row)))
+    shape = tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=3)))
+    arrays = [draw(hnp.arrays(dtype, shape, elements=_values(dtype)))]
+    for _ in range(row.arity - 1):  # the other operand the same shape, or one broadcast
+        other = shape[draw(st.integers(0, len(shape))) :]
+        other = tuple(1 if draw(st.booleans()) else s for s in other)
+        arrays.append(draw(hnp.arrays(dtype, other, elements=_values(dtype))))
+    return row, tuple(arrays)
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(_case())
+def test_the_face_matches_the_reference_on_every_value(case):
+    row, xs = case
+    function = element_wise.FUNCTIONS[row.face]
+    expected = _expected(row, *xs)
+    _assert_matches(row, function(*xs), expected, *xs)
+    _assert_matches(row, jax.jit(function)(*xs), expected, *xs)
+
+
+def _strided_desc(row: ElementWise, xs: tuple[np.ndarray, ...], out_shape: tuple[int, ...]) -> Any:
+    """The row's desc for ``xs``, each input read at the output's sizes with zero strides
+    where it broadcasts (as DirectML broadcasts), at rank 4 at least."""
+    rank = max(4, len(out_shape))
+    sizes = (1,) * (rank - len(out_shape)) + out_shape
+    data_type = T.from_dtype(xs[0].dtype)
+    fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
+    tensors = {}
+    for field, x in zip(fields, xs, strict=False):
+        aligned = (1,) * (rank - x.ndim) + x.shape
+        packed = [int(np.prod(aligned[d + 1 :])) for d in range(rank)]
+        strides = tuple(0 if a != s else p for a, s, p in zip(aligned, sizes, packed, strict=True))
+        tensors[field] = dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
+    tensors["output_tensor"] = dml.TensorDesc(data_type=data_type, sizes=sizes)
+    return element_wise.DESCS[row.name](**tensors)
+
+
+@hypothesis.settings(max_examples=150, deadline=None)
+@hypothesis.given(_case())
+def test_the_desc_face_reads_broadcast_inputs_through_zero_strides(case):
+    row, xs = case
+    if any(jnp.dtype(x.dtype) == jnp.bfloat16 for x in xs):
+        return  # DirectML has no bfloat16
+    expected = _expected(row, *xs)
+    desc = _strided_desc(row, xs, expected.shape)
+    compiled = dml.compile_operator(desc)
+    # Each strided input is the buffer its strides walk: the array as it is, flattened, and
+    # padded to its tensor's total size (DirectML rounds a buffer up to 4 bytes).
+    tensors = [t for _, t in contract.bound_tensors(desc, contract.Role.INPUT)]
+    buffers = [
+        np.pad(np.ravel(x), (0, t.total_tensor_size_in_bytes // x.itemsize - x.size))
+        for x, t in zip(xs, tensors, strict=True)
+    ]
+    got = compiled(*buffers)
+    _assert_matches(row, np.asarray(got).reshape(expected.shape), expected, *xs)
+
+
+@pytest.mark.parametrize("name", ["IDENTITY", "ABS"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_scale_bias_applies_to_the_input_first_in_float32(name, dtype):
+    row = BY_NAME[name]
+    x = np.array([-3.0, -0.5, 0.0, 0.1, 2.5, 1000.0], dtype)
+    tensor = dml.TensorDesc(data_type=T.from_dtype(np.dtype(dtype)), sizes=x.shape)
+    desc = element_wise.DESCS[name](
+        input_tensor=tensor, output_tensor=tensor, scale_bias=dml.ScaleBias(0.1, -0.25)
+    )
+    # x * scale + bias in float32: a multiply then an add, or one fused multiply-add (XLA
+    # contracts them where the backend has one, as a GPU's shader does).
+    wide = x.astype(np.float32)
+    separate = (wide * np.float32(0.1) + np.float32(-0.25)).astype(dtype)
+    fused = (wide.astype(np.float64) * np.float32(0.1) - 0.25).astype(np.float32).astype(dtype)
+    got = np.asarray(dml.compile_operator(desc)(x))
+    either = selftest.within_ulps(got, row.reference(separate), 0) | selftest.within_ulps(
+        got, row.reference(fused), 0
+    )
+    assert either.all(), (got, row.reference(separate), row.reference(fused))
+
+
+def test_scale_bias_is_coerced_from_its_spellings_and_refused_on_integers():
+    tensor = dml.TensorDesc(data_type=T.INT32, sizes=(2,))
+    desc: Any = dml.ElementWiseAbsOperatorDesc  # called with loose spellings, as JSON gives
+    assert desc(input_tensor=tensor, output_tensor=tensor, scale_bias=(2, 1)).scale_bias == (
+        dml.ScaleBias(2.0, 1.0)
+    )
+    assert desc(input_tensor=tensor, output_tensor=tensor, scale_bias={"Scale": 3}).scale_bias == (
+        dml.ScaleBias(3.0, 0.0)
+    )
+    identity = desc(input_tensor=tensor, output_tensor=tensor, scale_bias=dml.ScaleBias())
+    np.testing.assert_array_equal(
+        dml.compile_operator(identity)(np.array([-2, 3], np.int32)), [2, 3]
+    )
+    helpers.refused(
+        lambda: dml.compile_operator(
+            desc(input_tensor=tensor, output_tensor=tensor, scale_bias=(2, 0))
+        ),
+        field="scale_bias",
+        match="INT32",
+    )
+    helpers.refused(
+        lambda: desc(input_tensor=tensor, output_tensor=tensor, scale_bias="twice"),
+        field="scale_bias",
+        match="ScaleBias",
+        error=dml.errors.ArgumentTypeError,
+    )
+    helpers.refused(
+        lambda: desc(input_tensor=tensor, output_tensor=tensor, scale_bias=("a", 1)),
+        field="scale_bias.scale",
+        match="scale",
+    )
+
+
+def test_binary_descs_need_one_size_and_one_data_type():
+    f32 = dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3))
+    add = dml.ElementWiseAddOperatorDesc
+    helpers.refused(
+        lambda: dml.compile_operator(
+            add(
+                a_tensor=f32,
+                b_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 3)),
+                output_tensor=f32,
+            )
+        ),
+        field="b_tensor.sizes",
+        match=r"\(2, 3\)",
+    )
+    helpers.refused(
+        lambda: dml.compile_operator(
+            add(
+                a_tensor=f32,
+                b_tensor=dml.TensorDesc(data_type=T.INT32, sizes=(2, 3)),
+                output_tensor=f32,
+            )
+        ),
+        field="b_tensor.data_type",
+        match="INT32",
+    )
+    helpers.refused(
+        lambda: dml.compile_operator(
+            add(
+                a_tensor=f32,
+                b_tensor=f32,
+                output_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(3, 2)),
+            )
+        ),
+        field="output_tensor.sizes",
+        match="a_tensor",
+    )
+
+
+def test_integer_division_is_defined_for_every_divisor():
+    for dtype in (np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32):
+        info = np.iinfo(dtype)
+        values = np.array([info.min, info.max, 7, 0], dtype)
+        a = np.repeat(values, 4)
+        b = np.tile(np.array([0, 1, 3, info.max], dtype), 4)
+        if info.min < 0:
+            b[::4] = np.array(-1, dtype)
+        np.testing.assert_array_equal(
+            dml.divide(a, b), element_wise._reference_divide(a, b), err_msg=str(dtype)
+        )
+    assert int(dml.divide(np.int32(-(2**31)), np.int32(-1))) == -(2**31)
+    assert int(dml.divide(np.uint32(5), np.uint32(0))) == 2**32 - 1
+    assert int(dml.divide(np.int8(5), np.int8(0))) == -1
+
+
+def test_the_binary_faces_broadcast_and_keep_one_dtype():
+    a = jnp.arange(6, dtype=jnp.float16).reshape(2, 3)
+    assert dml.add(a, 1.5).dtype == jnp.float16
+    assert dml.multiply(2, jnp.arange(3, dtype=jnp.uint8)).dtype == jnp.uint8
+    np.testing.assert_array_equal(dml.subtract(a, a[0]), np.asarray(a) - np.asarray(a)[0])
+    helpers.refused(
+        lambda: dml.add(a, jnp.ones(3, jnp.float32)),
+        field="b",
+        match="float16.*float32",
+        op="dmljax.add",
+    )
+    helpers.refused(lambda: dml.add(a, jnp.ones(4, jnp.float16)), field="b", match="broadcast")
+    helpers.refused(lambda: dml.negative(jnp.ones(2, jnp.uint8)), field="x", match="uint8")
+    helpers.refused(lambda: dml.abs(jnp.ones(2, bool)), field="x", match="bool")
+
+
+def test_a_broadcast_face_call_is_a_graph_node_with_zero_strides():
+    g = dml.GraphBuilder()
+    a = g.input(dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3)))
+    b = g.input(dml.TensorDesc(data_type=T.FLOAT32, sizes=(3,)))
+    out = g.divide(g.add(a, b), b)
+    graph = g.build([out])
+    add_desc: Any = graph.nodes[0].operator  # pyright: ignore[reportAttributeAccessIssue]
+    assert add_desc.b_tensor.sizes == (2, 3)
+    assert add_desc.b_tensor.strides == (0, 1)
+    x, y = np.arange(6.0, dtype=np.float32).reshape(2, 3), np.array([1.0, 2.0, 4.0], np.float32)
+    (got,) = g.compile([out])(x, y)
+    np.testing.assert_array_equal(got, (x + y) / y)
+
+
+def test_the_names_module_is_written_from_the_rows():
+    written = (ROOT / family_names.MODULE).read_text()
+    assert written == family_names.render(), "stale: run python docs/generate.py"
+    for row in ROWS:
+        assert getattr(dml, row.face) is element_wise.FUNCTIONS[row.face]
+        assert getattr(dml, row.desc_name) is element_wise.DESCS[row.name]

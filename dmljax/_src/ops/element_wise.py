@@ -276,7 +276,9 @@ def _divide(a: jax.Array, b: jax.Array) -> jax.Array:
         # XLA rewrites a / broadcast(b) as a * broadcast(1 / b), which is not a division:
         # 1 / 1.5e-5 overflows float16 (-0.0 / 1.5e-5 becomes NaN), and 1 / 3e38 is a
         # subnormal that a flushing backend makes 0 (inf / 3e38 becomes NaN). The barrier
-        # hides the broadcast from that rewrite.
+        # hides the broadcast from that rewrite on the CPU; XLA:GPU removes barriers
+        # first, and rewrites (1 ulp off there: it keeps subnormals, and 16-bit floats
+        # divide in float32).
         (b,) = lax.optimization_barrier((b,))
         return lax.div(a, b)
     zero = b == 0
@@ -447,8 +449,11 @@ ROWS: tuple[ElementWise, ...] = (
         reference=_reference_divide,
         differs="integers give integers, truncated toward zero (jnp's `/` gives floats, `//` "
         "floors); an integer divided by 0 has every bit set",
+        ulps=1,
         notes="Float quotients are IEEE's, a divisor broadcast from one value included (where "
-        "jnp.divide multiplies by its reciprocal: -0.0 / 1.5e-5 in float16 is NaN there). "
+        "jnp.divide multiplies by its reciprocal: -0.0 / 1.5e-5 in float16 is NaN on the "
+        "CPU), but for 1 ulp on a GPU, where XLA still multiplies by such a divisor's "
+        "reciprocal (Direct3D allows 2.5 ulps). "
         "Integer quotients truncate toward zero (the page); a / 0 has every bit set "
         "(-1, or the unsigned maximum) and MIN / -1 wraps to MIN (dmljax's definition: the "
         "page is silent, and XLA leaves both to the backend).",

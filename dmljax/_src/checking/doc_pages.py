@@ -29,6 +29,7 @@ import contextlib
 import dataclasses
 import math
 import re
+import types
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -42,6 +43,7 @@ from dmljax._src.checking import doc_examples
 from dmljax._src.checking.api_names import operator_api_names
 from dmljax._src.contract import Role
 from dmljax._src.dxdispatch.json_model import pascal_case
+from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS
 
 __all__ = ["desc_code", "render_page", "support_rows"]
@@ -472,7 +474,10 @@ def _element_wise_porting() -> str:
         for caller in (f"dml.{row.face}", f"jnp.{row.face}" if namesake else None):
             if caller is None:
                 continue
-            result = eval(f"{caller}({arguments})", {"jnp": jnp, "dml": dml})
+            # The rows' faces, not dmljax's exports: a new row is exported once its names
+            # module is written, in the same run of docs/generate.py.
+            faces = types.SimpleNamespace(**element_wise.FUNCTIONS)
+            result = eval(f"{caller}({arguments})", {"jnp": jnp, "dml": faces})
             calls += [f">>> {caller}({arguments})", repr(result)]
     table = _table(["dmljax", "namesake", "what differs"], rows)
     return f"{table}\n\n```python\n" + "\n".join(calls) + "\n\n```"

@@ -61,7 +61,8 @@ __all__ = [
 class ScaleBias:
     """``DML_SCALE_BIAS``: ``g(x) = x * scale + bias``, applied to an operator's input first.
 
-    Both terms are C ``FLOAT``s: each is rounded to float32 when the ScaleBias is made.
+    Both terms are C ``FLOAT`` values: each is rounded to float32 when the ScaleBias is
+    made.
 
     >>> import dmljax as dml
     >>> dml.ScaleBias(scale=2, bias=0.1)
@@ -206,6 +207,8 @@ class ElementWise:
         namesake: whether ``jnp.<face>`` is the same function (``jnp.identity`` is not).
         example: the docstrings' example: a dtype, each input's values and the result
             as JAX prints it (the doctests check it).
+        not_smooth: why finite differences cannot check ``f``'s derivative (a
+            staircase), or "".
     """
 
     name: str
@@ -222,6 +225,7 @@ class ElementWise:
     differs: str = ""
     namesake: bool = True
     example: tuple[str, tuple[list[Any], ...], str] = ("float32", ([1.0],), "")
+    not_smooth: str = ""
 
     @property
     def operator_name(self) -> str:
@@ -370,6 +374,37 @@ ROWS: tuple[ElementWise, ...] = (
         page="f(x) = abs(x)",
         reference=lambda x: _wrapping(lambda v, _: np.abs(v))(x, x),
         notes="The most negative integer is its own absolute value (two's complement).",
+    ),
+    ElementWise(
+        "CEIL",
+        ElementWiseUnary,
+        lambda x: lax.ceil(x),
+        (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        face="ceil",
+        example=(
+            "float32",
+            ([-1.5, -0.0, 0.25, 2.0],),
+            "Array([-1., -0.,  1.,  2.], dtype=float32)",
+        ),
+        page="f(x) = ceil(x)",
+        reference=lambda x: np.ceil(x),
+        notes="A value in (-1, 0) gives -0.0, as IEEE's ceil does.",
+        not_smooth="a staircase: its derivative is 0 and finite differences straddle its steps",
+    ),
+    ElementWise(
+        "FLOOR",
+        ElementWiseUnary,
+        lambda x: lax.floor(x),
+        (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        face="floor",
+        example=(
+            "float32",
+            ([-1.5, -0.0, 0.25, 2.0],),
+            "Array([-2., -0.,  0.,  2.], dtype=float32)",
+        ),
+        page="f(x) = floor(x)",
+        reference=lambda x: np.floor(x),
+        not_smooth="a staircase: its derivative is 0 and finite differences straddle its steps",
     ),
     ElementWise(
         "NEGATE",

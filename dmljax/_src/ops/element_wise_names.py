@@ -21,14 +21,18 @@ from dmljax._src.ops.element_wise import (
 __all__ = [
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAddOperatorDesc",
+    "ElementWiseCeilOperatorDesc",
     "ElementWiseDivideOperatorDesc",
+    "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
     "ElementWiseSubtractOperatorDesc",
     "abs",
     "add",
+    "ceil",
     "divide",
+    "floor",
     "identity",
     "multiply",
     "negative",
@@ -40,7 +44,9 @@ Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
 
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
 ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
+ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
 ElementWiseDivideOperatorDesc: type[ElementWiseBinary] = DESCS["DIVIDE"]
+ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
@@ -48,7 +54,9 @@ ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
 
 abs: Unary = FUNCTIONS["abs"]
 add: Binary = FUNCTIONS["add"]
+ceil: Unary = FUNCTIONS["ceil"]
 divide: Binary = FUNCTIONS["divide"]
+floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]

@@ -64,6 +64,8 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_3_0, (1, 8), FLOATS | _SIGNED),
         (_FL.FL_4_1, (1, 8), FLOATS | _SIGNED | {_T.INT64}),
     ),
+    "CEIL": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "FLOOR": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     "NEGATE": _table((_FL.FL_5_0, (1, 8), FLOATS | _SIGNED | {_T.INT64})),
     "ADD": _table(
         (_FL.FL_1_0, (4, 5), FLOATS),
@@ -113,6 +115,18 @@ _WORKED: dict[
         {"InputTensor": ("INT8", [-128, -5, 0, 7])},
         ("INT8", [-128, 5, 0, 7]),
         "-128 has no positive INT8: two's complement keeps it.",
+    ),
+    "CEIL": (
+        {"ScaleBias": {"Scale": 0.5, "Bias": 0}},
+        {"InputTensor": ("FLOAT32", [3.0, -3.0, -0.5, 1.0])},
+        ("FLOAT32", [2.0, -1.0, -0.0, 1.0]),
+        "ceil(x / 2): -0.25 rounds up to -0.0.",
+    ),
+    "FLOOR": (
+        {},
+        {"InputTensor": ("FLOAT16", [-0.5, 2.5, -3.0, 1000.0])},
+        ("FLOAT16", [-1.0, 2.0, -3.0, 1000.0]),
+        "Down to the next whole number; whole numbers stay.",
     ),
     "NEGATE": (
         {},
@@ -319,6 +333,7 @@ def _checks(row: ElementWise) -> OperatorChecks:
         computes=f"{row.page}, checked against its NumPy reference on NaN, infinities, "
         "-0.0, subnormals and integer extremes (tests/test_element_wise.py)",
         face_dtypes=element_wise.face_dtypes(row),
+        not_smooth=row.not_smooth or None,
         examples=EXAMPLES[row.name],
     )
 

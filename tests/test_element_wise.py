@@ -199,42 +199,24 @@ def test_scale_bias_is_coerced_from_its_spellings_and_refused_on_integers():
     )
 
 
-def test_binary_descs_need_one_size_and_one_data_type():
-    f32 = dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3))
-    add = dml.ElementWiseAddOperatorDesc
-    helpers.refused(
-        lambda: dml.compile_operator(
-            add(
-                a_tensor=f32,
-                b_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 3)),
-                output_tensor=f32,
-            )
-        ),
-        field="b_tensor.sizes",
-        match=r"\(2, 3\)",
+F32_2x3 = dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 3))
+
+
+@pytest.mark.parametrize(
+    ("b_tensor", "output_tensor", "field", "match"),
+    [
+        (dml.TensorDesc(data_type=T.FLOAT32, sizes=(1, 3)), F32_2x3, "b_tensor.sizes",
+         r"\(2, 3\)"),
+        (dml.TensorDesc(data_type=T.INT32, sizes=(2, 3)), F32_2x3, "b_tensor.data_type", "INT32"),
+        (F32_2x3, dml.TensorDesc(data_type=T.FLOAT32, sizes=(3, 2)), "output_tensor.sizes",
+         "a_tensor"),
+    ],
+)  # fmt: skip
+def test_binary_descs_need_one_size_and_one_data_type(b_tensor, output_tensor, field, match):
+    desc = dml.ElementWiseAddOperatorDesc(
+        a_tensor=F32_2x3, b_tensor=b_tensor, output_tensor=output_tensor
     )
-    helpers.refused(
-        lambda: dml.compile_operator(
-            add(
-                a_tensor=f32,
-                b_tensor=dml.TensorDesc(data_type=T.INT32, sizes=(2, 3)),
-                output_tensor=f32,
-            )
-        ),
-        field="b_tensor.data_type",
-        match="INT32",
-    )
-    helpers.refused(
-        lambda: dml.compile_operator(
-            add(
-                a_tensor=f32,
-                b_tensor=f32,
-                output_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=(3, 2)),
-            )
-        ),
-        field="output_tensor.sizes",
-        match="a_tensor",
-    )
+    helpers.refused(lambda: dml.compile_operator(desc), field=field, match=match)
 
 
 def test_integer_division_is_defined_for_every_divisor():

@@ -124,16 +124,7 @@ def _check_derivatives_agree(case: SweepCase) -> None:
     """A function that is not linear: its jvp and its vjp are one derivative,
     ``<J t, c> == <t, J^T c>`` within float32's rounding (check_grads, in the conformance
     suite, holds both to finite differences)."""
-    args = case.batch[0]
-    operands = case.linear_argnums
-
-    def f(*xs: jax.Array) -> jax.Array:
-        full: list[Any] = list(args)
-        for position, x in zip(operands, xs, strict=True):
-            full[position] = x
-        return case.fn(*full)
-
-    primals = tuple(jnp.asarray(args[i]) for i in operands)
+    f, primals = _of_data(case)
     rng = np.random.default_rng(0)
     tangents = tuple(
         jnp.asarray(rng.integers(-3, 3, size=p.shape, endpoint=True), p.dtype) for p in primals
@@ -160,17 +151,22 @@ def _check_derivatives_agree(case: SweepCase) -> None:
         )
 
 
-def _check_derivatives(case: SweepCase) -> None:
+def _of_data(case: SweepCase) -> tuple[Callable[..., Any], tuple[jax.Array, ...]]:
+    """``case.fn`` of its data operands alone (the others as the first draw has them),
+    and those operands of the first draw."""
     args = case.batch[0]
-    linear = case.linear_argnums
 
-    def f(*operands: jax.Array) -> jax.Array:
+    def f(*operands: jax.Array) -> Any:
         full: list[Any] = list(args)
-        for position, operand in zip(linear, operands, strict=True):
+        for position, operand in zip(case.linear_argnums, operands, strict=True):
             full[position] = operand
         return case.fn(*full)
 
-    primals = tuple(jnp.asarray(args[i]) for i in linear)
+    return f, tuple(jnp.asarray(args[i]) for i in case.linear_argnums)
+
+
+def _check_derivatives(case: SweepCase) -> None:
+    f, primals = _of_data(case)
     outs = [np.asarray(out) for out in jax.tree.leaves(f(*primals))]
     rng = np.random.default_rng(0)
     # grad: <f(x), c> == <x, grad_x <f(x), c>>, summed in float32 (exact for these integers).

@@ -340,6 +340,10 @@ def _float64_then_round(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
     return reference
 
 
+# CEIL and FLOOR: 4-D floats, then any rank from FL 3_0; both step functions.
+_ROUNDING_BANDS = (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS))
+_STAIRCASE = "a staircase: its derivative is 0 and finite differences straddle its steps"
+
 ROWS: tuple[ElementWise, ...] = (
     ElementWise(
         "IDENTITY",
@@ -379,7 +383,7 @@ ROWS: tuple[ElementWise, ...] = (
         "CEIL",
         ElementWiseUnary,
         lambda x: lax.ceil(x),
-        (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        _ROUNDING_BANDS,
         face="ceil",
         example=(
             "float32",
@@ -389,13 +393,13 @@ ROWS: tuple[ElementWise, ...] = (
         page="f(x) = ceil(x)",
         reference=lambda x: np.ceil(x),
         notes="A value in (-1, 0) gives -0.0, as IEEE's ceil does.",
-        not_smooth="a staircase: its derivative is 0 and finite differences straddle its steps",
+        not_smooth=_STAIRCASE,
     ),
     ElementWise(
         "FLOOR",
         ElementWiseUnary,
         lambda x: lax.floor(x),
-        (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        _ROUNDING_BANDS,
         face="floor",
         example=(
             "float32",
@@ -404,7 +408,7 @@ ROWS: tuple[ElementWise, ...] = (
         ),
         page="f(x) = floor(x)",
         reference=lambda x: np.floor(x),
-        not_smooth="a staircase: its derivative is 0 and finite differences straddle its steps",
+        not_smooth=_STAIRCASE,
     ),
     ElementWise(
         "NEGATE",
@@ -616,9 +620,7 @@ def _broadcast_into(tensor: TensorDesc, sizes: tuple[int, ...]) -> TensorDesc:
     stride on each dimension it broadcasts, as DirectML broadcasts."""
     if tensor.sizes == sizes:
         return tensor
-    packed = tensor.strides or tuple(
-        int(np.prod(tensor.sizes[d + 1 :], dtype=np.int64)) for d in range(len(tensor.sizes))
-    )
+    packed = tensor.strides or tensor.packed_strides()
     strides = tuple(
         0 if size != out else stride
         for size, out, stride in zip(tensor.sizes, sizes, packed, strict=True)

@@ -60,6 +60,22 @@ DML_INDEX_TYPES = (
 )
 
 
+# float32 and bfloat16 arithmetic may flush subnormal inputs and results to zero, keeping
+# the sign: XLA:CPU does, and Direct3D allows it of float32 (float16 and float64 keep them).
+FLUSHED = frozenset({np.dtype(np.float32), np.dtype(jnp.bfloat16)})
+
+
+def flushed(x: np.ndarray) -> np.ndarray:
+    """``x`` with its subnormals made zeros of the same sign, where its type may flush."""
+    if np.dtype(x.dtype) not in FLUSHED:
+        return x
+    tiny = float(jnp.finfo(x.dtype).tiny)
+    wide = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore"):
+        small = (wide != 0) & (np.abs(wide) < tiny)
+    return np.where(small, np.copysign(0.0, wide), wide).astype(x.dtype)
+
+
 def random_indices(
     rng: np.random.Generator, shape: tuple[int, ...], dtype: Any, dim: int
 ) -> np.ndarray:

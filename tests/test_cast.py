@@ -187,8 +187,14 @@ def test_64_bit_casts_match_the_reference(source, target, data):
         else:
             x = data.draw(hnp.arrays(source, st.integers(1, 8)))
         want = reference_cast(x, target)
+        # Widening float32 to float64 reads a float32 value, which may be flushed
+        # (docs/semantics.md; XLA:CPU's conversion does): either result is DirectML's.
+        flushed = reference_cast(helpers.flushed(x), target)
         for result in _both_faces(x, target):
-            _assert_bits_equal(result, want)
+            try:
+                _assert_bits_equal(result, want)
+            except AssertionError:
+                _assert_bits_equal(result, flushed)
 
 
 # --- Against onnxruntime's Cast ------------------------------------------------------------------

@@ -50,21 +50,6 @@ def _expected(row: ElementWise, *xs: np.ndarray) -> np.ndarray:
     return row.reference(*np.broadcast_arrays(*xs))
 
 
-# float32 and bfloat16 arithmetic may flush subnormal inputs and results to zero, keeping
-# the sign: XLA:CPU does, and Direct3D requires it of float32 (float16 and float64 keep them).
-_FLUSHED = {np.dtype(np.float32), np.dtype(jnp.bfloat16)}
-
-
-def _flushed(x: np.ndarray) -> np.ndarray:
-    if np.dtype(x.dtype) not in _FLUSHED:
-        return x
-    tiny = float(jnp.finfo(x.dtype).tiny)
-    wide = np.asarray(x, np.float64)
-    with np.errstate(invalid="ignore"):
-        small = (wide != 0) & (np.abs(wide) < tiny)
-    return np.where(small, np.copysign(0.0, wide), wide).astype(x.dtype)
-
-
 def _assert_matches(row: ElementWise, got: Any, expected: np.ndarray, *xs: np.ndarray) -> None:
     """``got`` is ``expected`` (within the row's ulps), or, given the inputs ``xs``, what
     the row gives with subnormals flushed to zero where float32 and bfloat16 may flush."""
@@ -74,7 +59,7 @@ def _assert_matches(row: ElementWise, got: Any, expected: np.ndarray, *xs: np.nd
     if jnp.issubdtype(expected.dtype, jnp.floating):
         within = selftest.within_ulps(got, expected, row.ulps)
         if xs:
-            flushed = _flushed(_expected(row, *(_flushed(x) for x in xs)))
+            flushed = helpers.flushed(_expected(row, *(helpers.flushed(x) for x in xs)))
             within |= selftest.within_ulps(got, flushed, row.ulps)
             expected = np.where(within, got, expected)
         assert within.all(), (got[~within], expected[~within])

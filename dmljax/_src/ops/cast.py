@@ -10,7 +10,9 @@ nearest even) and Direct3D's for the rest:
 * float to integer truncates toward zero and saturates: beyond the range (infinities
   included) gives the type's minimum or maximum, and NaN gives 0;
 * integer to float rounds to nearest even (beyond float16's range: an infinity);
-* integer to integer keeps the low bits (two's complement), as C and ONNX do.
+* integer to integer keeps the low bits (two's complement), as C and ONNX do;
+* a float32 or bfloat16 subnormal read or written may be a zero of its sign, as
+  Direct3D allows and XLA:CPU does (``docs/semantics.md``, Subnormals).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ hypothesis properties against the reference, onnxruntime differentials.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -215,8 +216,14 @@ def test_a_compiled_operator_runs_one_program_per_signature(name):
 # --- The functional face, on random draws against the NumPy reference -----------------------------
 
 
-@pytest.mark.parametrize("name", FACES)
-@pytest.mark.parametrize("dtype", selftest.DATA_DTYPES, ids=str)
+# Every dtype the sweeps draw, or float32 only where another operator's checks cover the
+# shared structure (OperatorChecks.structure_checked_on; its family's tests check values).
+FACE_DTYPES = [
+    (name, dtype) for name in FACES for dtype in all_checks()[name].drawn(selftest.DATA_DTYPES)
+]
+
+
+@pytest.mark.parametrize(("name", "dtype"), FACE_DTYPES, ids=str)
 def test_the_face_matches_the_reference_eagerly_under_jit_vmap_jvp_and_grad(name, dtype):
     if not all_checks()[name].face_takes(dtype):
         pytest.skip(f"{OPERATORS[name].function.__name__} takes no {dtype} (face_dtypes)")  # type: ignore[union-attr]
@@ -399,13 +406,27 @@ def test_every_supported_type_and_rank_computes_what_float32_computes(name):
         return [np.asarray(y).astype(np.float64) for y in jax.tree.leaves(out)]
 
     with jax.enable_x64(True):
-        for rank in range(low + 1, high + 1):
-            run(rank, f32, index)  # every rank runs
+        for rank in checks.drawn(range(high, low, -1)):
+            run(rank, f32, index)  # every rank runs (the highest where checks.drawn says)
         want = run(low, f32, index)
         for data_type in sorted(data_types, key=str):
             chex.assert_trees_all_equal(run(low, data_type, index), want)
         for index_type in sorted(index_types or (), key=str):
             chex.assert_trees_all_equal(run(low, f32, index_type), want)
+
+
+@pytest.mark.parametrize(
+    "checks",
+    [c for c in all_checks().values() if c.structure_checked_on is not None],
+    ids=lambda c: c.operator.name,
+)
+def test_a_structure_is_checked_in_full_on_an_operator_of_the_same_desc_shape(checks):
+    # The operator named checks its structure itself, and has the same fields: the same
+    # face signature and the same lowering around a different formula.
+    other = all_checks()[checks.structure_checked_on]
+    assert other.structure_checked_on is None
+    fields = [f.name for f in dataclasses.fields(checks.operator.desc_type)]
+    assert fields == [f.name for f in dataclasses.fields(other.operator.desc_type)]
 
 
 # --- Typed PRNG keys: a face that moves data moves keys as it moves their words ----------------

@@ -11,8 +11,8 @@ import path: ``import dmljax`` loads none of them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Set as AbstractSet
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Set as AbstractSet
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -20,6 +20,8 @@ from dmljax._src.checking.doc_entries import Entry
 from dmljax._src.contract import Operator
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel
+
+_D = TypeVar("_D")
 
 __all__ = [
     "FLOATS",
@@ -101,6 +103,15 @@ class OperatorChecks:
             with this reason (the operator's own tests hold its arithmetic exact).
         face_dtypes: the dtypes the functional face takes, where it does not take every
             one the sweeps draw (``exp`` takes floats only); None: all of them.
+        structure_checked_on: the operator whose checks of structure run in full for
+            this one: a row of a family table shares its face, its lowering and its
+            broadcasting with the family's first row of its shape and differs in its
+            formula only. The cross-cutting checks that repeat a check over dtypes,
+            draws or ranks (every dtype under every transformation, three
+            symbolic-shape draws, four symbolic-batch dtypes, every rank) run their
+            first only here (:meth:`drawn`): the formula under every transformation,
+            once; the family's own tests check its values on every dtype. None: every
+            check runs in full here.
         examples: worked examples declared here rather than in
             ``dml-doc-examples.json``, in its form: a page's examples, and for
             a page without any, examples of dmljax's own (status ``"dmljax"``,
@@ -126,7 +137,22 @@ class OperatorChecks:
     not_smooth: str | None = None
     computes: str | None = None
     face_dtypes: AbstractSet[np.dtype[Any]] | None = None
+    structure_checked_on: str | None = None
     examples: tuple[Entry, ...] = ()
+
+    def drawn(self, draws: Iterable[_D]) -> list[_D]:
+        """The draws (dtypes, seeds, ranks) a repeated check runs for this operator:
+        all of them, or the first where the structure is checked on another
+        (``structure_checked_on``).
+
+        >>> from dmljax._src.checking.operators import all_checks
+        >>> all_checks()["DML_OPERATOR_TILE"].drawn(range(3))
+        [0, 1, 2]
+        >>> all_checks()["DML_OPERATOR_ELEMENT_WISE_ABS"].drawn(range(3))
+        [0]
+        """
+        draws = list(draws)
+        return draws if self.structure_checked_on is None else draws[:1]
 
     def face_takes(self, dtype: Any) -> bool:
         """Whether the functional face takes arrays of ``dtype`` (see ``face_dtypes``)."""

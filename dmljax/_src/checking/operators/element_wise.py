@@ -322,9 +322,17 @@ def _bench_of(row: ElementWise) -> Any:
     return bench
 
 
+def _structure_checked_on(row: ElementWise) -> str | None:
+    """The first row of ``row``'s desc shape: every row of a shape has the same face,
+    lowering and broadcasting, so the checks of structure run in full on that row."""
+    first = next(r for r in ROWS if r.shape is row.shape)
+    return None if first is row else first.operator_name
+
+
 def _checks(row: ElementWise) -> OperatorChecks:
     return OperatorChecks(
         element_wise.FAMILY[ROWS.index(row)],
+        structure_checked_on=_structure_checked_on(row),
         doc_example_face=_face_example_of(row),
         sweep=_sweep_of(row),
         bench=_bench_of(row),

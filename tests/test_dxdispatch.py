@@ -38,6 +38,42 @@ def test_directmls_example_models_print_what_directml_computes(name, printed):
     assert dml.load_dxdispatch(MODELS / name).run() == printed
 
 
+def _printed(name: str, values: np.ndarray) -> str:
+    """DxDispatch's print of a float resource: the shortest form of each value."""
+    return f"Resource '{name}': " + ", ".join(f"{float(v):g}" for v in np.ravel(values))
+
+
+_A, _B = np.array([1, 2, 3], np.float32), np.array([5, 8, -5], np.float32)
+_ONE_TO_SIX = np.arange(1, 7, dtype=np.float32)  # the .npy's and the .dat's values
+_NINE = np.arange(-4, 5, dtype=np.float32)
+_FIVE = np.arange(1, 6, dtype=np.float16)
+
+
+@pytest.mark.parametrize(
+    ("name", "printed"),
+    [
+        # microsoft/DirectML's DxDispatch/models, verbatim; each value computed here from
+        # the model's data and the page's formula.
+        ("dml_element_wise_add.json", _printed("Out", _A + _B)),
+        ("dml_owned_tensors.json", _printed("Out", _A + _B)),  # A bound at initialization
+        ("dml_element_wise_identity.json", _printed("Out", _A * 2 + 10)),  # its ScaleBias
+        ("dml_element_wise_clip.json", _printed("A", np.minimum(2.5, np.maximum(-2.5, _NINE)))),
+        ("dml_scalar_union_fp16.json", _printed("output", np.maximum(2, np.minimum(_FIVE, 4)))),
+        ("dml_element_wise_add_npy.json", _printed("Out", _ONE_TO_SIX + _ONE_TO_SIX)),
+    ],
+)
+def test_directmls_element_wise_models_print_what_directml_computes(name, printed, tmp_path):
+    # Run from a copy: dml_element_wise_add_npy.json also writes its output beside itself.
+    for path in MODELS.glob(f"{name.removesuffix('.json').removesuffix('_npy')}*"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    assert dml.load_dxdispatch(tmp_path / name).run() == [printed]
+    if name == "dml_element_wise_add_npy.json":
+        written = np.load(tmp_path / "dml_element_wise_add_output.npy")
+        np.testing.assert_array_equal(written, _ONE_TO_SIX + _ONE_TO_SIX)
+        raw = np.fromfile(tmp_path / "dml_element_wise_add_output.dat", np.float32)
+        np.testing.assert_array_equal(raw, _ONE_TO_SIX + _ONE_TO_SIX)
+
+
 def model(resources, dispatchable, bindings, prints=("Out",)):
     return json.dumps({
         "resources": resources,

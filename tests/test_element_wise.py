@@ -6,6 +6,7 @@ tables and examples are tests/test_conformance.py's, from the rows."""
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Sequence
 from typing import Any
 
 import hypothesis
@@ -19,6 +20,7 @@ from hypothesis.extra import numpy as hnp
 import dmljax as dml
 from dmljax._src import contract
 from dmljax._src.checking import family_names, selftest
+from dmljax._src.checking.operators import element_wise as checking
 from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS, ElementWise
 from tests import helpers
@@ -46,20 +48,37 @@ def _values(dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
     return st.one_of(extremes, st.integers(int(info.min), int(info.max)))
 
 
-def _expected(row: ElementWise, *xs: np.ndarray) -> np.ndarray:
-    return row.reference(*np.broadcast_arrays(*xs))
+def _expected(row: ElementWise, xs: Sequence[np.ndarray], values: Sequence[Any] = ()) -> np.ndarray:
+    return row.reference(*np.broadcast_arrays(*xs), *values)
 
 
-def _assert_matches(row: ElementWise, got: Any, expected: np.ndarray, *xs: np.ndarray) -> None:
-    """``got`` is ``expected`` (within the row's ulps), or, given the inputs ``xs``, what
-    the row gives with subnormals flushed to zero where float32 and bfloat16 may flush."""
+def _flushed_values(values: Sequence[Any], dtype: np.dtype[Any]) -> list[Any]:
+    """Float attributes as a flushing backend reads them, in the arrays' float type."""
+    if not jnp.issubdtype(dtype, jnp.floating):
+        return list(values)
+    with np.errstate(over="ignore"):  # a float32 bound beyond float16's range: infinity
+        return [float(helpers.flushed(np.asarray(v, dtype))) for v in values]
+
+
+def _assert_matches(
+    row: ElementWise,
+    got: Any,
+    expected: np.ndarray,
+    xs: Sequence[np.ndarray] = (),
+    values: Sequence[Any] = (),
+) -> None:
+    """``got`` is ``expected`` (within the row's ulps), or, given the inputs ``xs`` and
+    attributes ``values``, what the row gives with subnormals flushed to zero where
+    float32 and bfloat16 may flush."""
     got = np.asarray(got)
     assert got.dtype == expected.dtype
     assert got.shape == expected.shape
     if jnp.issubdtype(expected.dtype, jnp.floating):
         within = selftest.within_ulps(got, expected, row.ulps)
         if xs:
-            flushed = helpers.flushed(_expected(row, *(helpers.flushed(x) for x in xs)))
+            flushed_xs = [helpers.flushed(x) for x in xs]
+            flushed_values = _flushed_values(values, np.dtype(xs[0].dtype))
+            flushed = helpers.flushed(_expected(row, flushed_xs, flushed_values))
             within |= selftest.within_ulps(got, flushed, row.ulps)
             expected = np.where(within, got, expected)
         assert within.all(), (got[~within], expected[~within])
@@ -70,9 +89,27 @@ def _assert_matches(row: ElementWise, got: Any, expected: np.ndarray, *xs: np.nd
         np.testing.assert_array_equal(got, expected)
 
 
+def _attribute_values(row: ElementWise, dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
+    """Values of the row's attributes: a float32 for a C FLOAT (any float for a float
+    tensor, no NaN for an integer one), a value of the tensor's dtype for a scalar union."""
+    if not row.attributes:
+        return st.just(())
+    floating = bool(jnp.issubdtype(dtype, jnp.floating))
+    if "min_max_data_type" in row.shape.__dataclass_fields__:
+        one = _values(dtype)
+    else:
+        one = st.floats(width=32, allow_nan=floating) | st.sampled_from([2.5, -2.5, 0.5, 1e10])
+    return st.tuples(*(one for _ in row.attributes))
+
+
+FACED = [row for row in ROWS if not row.served_by]
+
+
 @st.composite
-def _case(draw: st.DrawFn) -> tuple[ElementWise, tuple[np.ndarray, ...]]:
-    row = draw(st.sampled_from(ROWS))
+def _case(
+    draw: st.DrawFn, rows: Sequence[ElementWise] = FACED
+) -> tuple[ElementWise, tuple[np.ndarray, ...], tuple[Any, ...]]:
+    row = draw(st.sampled_from(rows))
     dtype = draw(st.sampled_from(_jax_dtypes(row)))
     shape = tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=3)))
     arrays = [draw(hnp.arrays(dtype, shape, elements=_values(dtype)))]
@@ -80,20 +117,23 @@ def _case(draw: st.DrawFn) -> tuple[ElementWise, tuple[np.ndarray, ...]]:
         other = shape[draw(st.integers(0, len(shape))) :]
         other = tuple(1 if draw(st.booleans()) else s for s in other)
         arrays.append(draw(hnp.arrays(dtype, other, elements=_values(dtype))))
-    return row, tuple(arrays)
+    return row, tuple(arrays), draw(_attribute_values(row, dtype))
 
 
 @hypothesis.settings(max_examples=300, deadline=None)
 @hypothesis.given(_case())
 def test_the_face_matches_the_reference_on_every_value(case):
-    row, xs = case
+    row, xs, values = case
     function = element_wise.FUNCTIONS[row.face]
-    expected = _expected(row, *xs)
-    _assert_matches(row, function(*xs), expected, *xs)
-    _assert_matches(row, jax.jit(function)(*xs), expected, *xs)
+    expected = _expected(row, xs, values)
+    _assert_matches(row, function(*xs, *values), expected, xs, values)
+    jitted = jax.jit(function, static_argnums=tuple(range(len(xs), len(xs) + len(values))))
+    _assert_matches(row, jitted(*xs, *values), expected, xs, values)
 
 
-def _strided_desc(row: ElementWise, xs: tuple[np.ndarray, ...], out_shape: tuple[int, ...]) -> Any:
+def _strided_desc(
+    row: ElementWise, xs: tuple[np.ndarray, ...], out_shape: tuple[int, ...], values: Any = ()
+) -> Any:
     """The row's desc for ``xs``, each input read at the output's sizes with zero strides
     where it broadcasts (as DirectML broadcasts), at rank 4 at least."""
     rank = max(4, len(out_shape))
@@ -107,17 +147,18 @@ def _strided_desc(row: ElementWise, xs: tuple[np.ndarray, ...], out_shape: tuple
         strides = tuple(0 if a != s else p for a, s, p in zip(aligned, sizes, packed, strict=True))
         tensors[field] = dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
     tensors["output_tensor"] = dml.TensorDesc(data_type=data_type, sizes=sizes)
-    return element_wise.DESCS[row.name](**tensors)
+    attributes = checking.attributes_of(row, data_type, values)
+    return element_wise.DESCS[row.name](**tensors, **attributes)
 
 
 @hypothesis.settings(max_examples=150, deadline=None)
-@hypothesis.given(_case())
+@hypothesis.given(_case(ROWS))
 def test_the_desc_face_reads_broadcast_inputs_through_zero_strides(case):
-    row, xs = case
+    row, xs, values = case
     if any(jnp.dtype(x.dtype) == jnp.bfloat16 for x in xs):
         return  # DirectML has no bfloat16
-    expected = _expected(row, *xs)
-    desc = _strided_desc(row, xs, expected.shape)
+    expected = _expected(row, xs, values)
+    desc = _strided_desc(row, xs, expected.shape, values)
     compiled = dml.compile_operator(desc)
     # Each strided input is the buffer its strides walk: the array as it is, flattened, and
     # padded to its tensor's total size (DirectML rounds a buffer up to 4 bytes).
@@ -127,7 +168,7 @@ def test_the_desc_face_reads_broadcast_inputs_through_zero_strides(case):
         for x, t in zip(xs, tensors, strict=True)
     ]
     got = compiled(*buffers)
-    _assert_matches(row, np.asarray(got).reshape(expected.shape), expected, *xs)
+    _assert_matches(row, np.asarray(got).reshape(expected.shape), expected, xs, values)
 
 
 @pytest.mark.parametrize("name", ["IDENTITY", "ABS"])

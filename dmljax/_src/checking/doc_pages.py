@@ -462,7 +462,9 @@ def _element_wise_porting() -> str:
     side by side on each row's worked example (outputs computed as the page is written)."""
     rows, calls = [], [">>> import jax.numpy as jnp, dmljax as dml"]
     for row in ROWS:
-        names = ("x",) if row.arity == 1 else ("a", "b")
+        if row.served_by:
+            continue  # its server's face, on the server's row
+        names = (("x",) if row.arity == 1 else ("a", "b")) + row.attributes
         face = f"`dml.{row.face}({', '.join(names)})`"
         namesake = row.namesake
         common = "mixed dtypes are refused (jnp promotes)" if row.arity > 1 else ""
@@ -470,7 +472,8 @@ def _element_wise_porting() -> str:
         rows.append([face, f"`jnp.{row.face}`" if namesake else "none", differs])
         (entry,) = [e for e in doc_examples.entries(row.operator_name)][:1]
         example = doc_examples.build(entry, doc_examples.BUILDERS)
-        arguments = ", ".join(_jnp_array_code(x) for x in example.inputs)
+        values = [repr(getattr(example.desc, name)) for name in row.attributes]
+        arguments = ", ".join([*(_jnp_array_code(x) for x in example.inputs), *values])
         for caller in (f"dml.{row.face}", f"jnp.{row.face}" if namesake else None):
             if caller is None:
                 continue

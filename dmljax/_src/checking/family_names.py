@@ -20,13 +20,21 @@ __all__ = ["MODULE", "render"]
 MODULE = "dmljax/_src/ops/element_wise_names.py"
 """Where the module lives, from the repository's root."""
 
-_FACE_TYPES = {"ElementWiseBinary": "Binary"}
+_FACE_TYPES = {
+    "ElementWiseBinary": "Binary",
+    "ElementWiseClip": "Bounded",
+    "ElementWiseClip1": "Bounded",
+}
 
 
 def render() -> str:
     """The source of the names module for the rows of ``element_wise.ROWS``."""
     descs = sorted((row.desc_name, row.name, row.shape.__name__) for row in ROWS)
-    functions = sorted((row.face, _FACE_TYPES.get(row.shape.__name__, "Unary")) for row in ROWS)
+    functions = sorted(
+        (row.face, _FACE_TYPES.get(row.shape.__name__, "Unary"))
+        for row in ROWS
+        if not row.served_by  # the face is its server's
+    )
     shapes = sorted({shape for _, _, shape in descs})
     names = sorted([name for name, _, _ in descs] + [face for face, _ in functions])
     lines = [
@@ -54,6 +62,7 @@ def render() -> str:
         "",
         "Unary = Callable[[ArrayLike], jax.Array]",
         "Binary = Callable[[ArrayLike, ArrayLike], jax.Array]",
+        "Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]",
         "",
         *(f'{desc}: type[{shape}] = DESCS["{row}"]' for desc, row, shape in descs),
         "",

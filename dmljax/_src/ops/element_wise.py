@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, scalars
+from dmljax._src.arguments import static_number
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -167,13 +169,67 @@ class ElementWiseBinary(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     output_tensor: TensorDesc = contract.tensor_field("output")
 
 
+class ElementWiseClip(ElementWiseUnary):
+    """:class:`ElementWiseUnary` with two C ``FLOAT`` bounds, ``min`` and ``max``
+    (``DML_ELEMENT_WISE_CLIP_OPERATOR_DESC``): each rounded to float32 when the desc is
+    made, and read in the tensor's type as :func:`clip_bound` says."""
+
+    min: float = contract.attribute(scalars.float32_attribute)
+    max: float = contract.attribute(scalars.float32_attribute)
+
+
+class ElementWiseClip1(ElementWiseUnary):
+    """:class:`ElementWiseUnary` with two ``DML_SCALAR_UNION`` bounds read as
+    ``min_max_data_type``, which must be the output's data type
+    (``DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC``): each held exactly, and refused where that
+    type cannot hold it."""
+
+    min_max_data_type: DataType = contract.attribute(scalars.data_type_attribute)
+    min: int | float = contract.attribute(static_number)
+    max: int | float = contract.attribute(static_number)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in ("min", "max"):
+            held = scalars.exact_value(
+                getattr(self, name), self.min_max_data_type, op=type(self).__name__, field=name
+            )
+            object.__setattr__(self, name, held)
+
+
 _ARITIES: dict[type, int] = {
     ElementWiseUnary: 1,
     ElementWiseUnaryNoScaleBias: 1,
     ElementWiseBinary: 2,
+    ElementWiseClip: 1,
+    ElementWiseClip1: 1,
 }
 _FACE_NAMES = {ElementWiseUnary: ("x",), ElementWiseUnaryNoScaleBias: ("x",),
-               ElementWiseBinary: ("a", "b")}  # fmt: skip
+               ElementWiseBinary: ("a", "b"), ElementWiseClip: ("x",),
+               ElementWiseClip1: ("x",)}  # fmt: skip
+# The attributes each shape's formula takes, after the arrays, in the face's order.
+_ATTRIBUTES: dict[type, tuple[str, ...]] = {ElementWiseClip: ("min", "max"),
+                                           ElementWiseClip1: ("min", "max")}  # fmt: skip
+
+
+def clip_bound(value: float, dtype: Any) -> np.ndarray:
+    """CLIP's ``FLOAT`` bound in ``dtype``: rounded to nearest for floats (beyond float16's
+    range an infinity); for integers truncated toward zero and held to the type's range,
+    which clips every integer as comparing it with the float would.
+
+    >>> clip_bound(-2.5, np.int8), clip_bound(3e38, np.uint8)
+    (array(-2, dtype=int8), array(255, dtype=uint8))
+    """
+    dtype = np.dtype(dtype)
+    if jnp.issubdtype(dtype, jnp.floating):
+        with np.errstate(over="ignore"):
+            return np.asarray(value, dtype)
+    info = jnp.iinfo(dtype)
+    low, high = int(info.min), int(info.max)
+    if math.isnan(value):
+        raise ValueError("a NaN bound clips no integer")  # the rules refuse it first
+    whole = math.trunc(value) if math.isfinite(value) else (high if value > 0 else low)
+    return np.asarray(min(max(whole, low), high), dtype)
 
 
 # --- The rows -------------------------------------------------------------------------------------
@@ -209,6 +265,17 @@ class ElementWise:
             as JAX prints it (the doctests check it).
         not_smooth: why finite differences cannot check ``f``'s derivative (a
             staircase), or "".
+        read: for a shape with attributes (CLIP's ``min`` and ``max``), each value
+            read as the formula's constant: ``read(value, dtype, op=, field=)``, a 0-d
+            array of the tensor's dtype (the formula then takes the arrays, then one
+            constant per attribute, and the reference the arrays and the values).
+        check: a rule of the row's attributes beyond the shape's, ``check(desc, op)``;
+            raises InvalidArgumentError.
+        served_by: the row whose functional face serves this one (CLIP by CLIP1's
+            :func:`dmljax.clip`), or "": then ``face`` names that face.
+        example_statics: the attributes' values in the docstrings' example.
+        example_attributes: the desc's attribute fields in that example, as Python
+            keyword arguments (``"min=0.0, max=2.0"``).
     """
 
     name: str
@@ -226,6 +293,11 @@ class ElementWise:
     namesake: bool = True
     example: tuple[str, tuple[list[Any], ...], str] = ("float32", ([1.0],), "")
     not_smooth: str = ""
+    read: Callable[..., np.ndarray] | None = None
+    check: Callable[[Any, str], None] | None = None
+    served_by: str = ""
+    example_statics: tuple[Any, ...] = ()
+    example_attributes: str = ""
 
     @property
     def operator_name(self) -> str:
@@ -242,6 +314,19 @@ class ElementWise:
     def arity(self) -> int:
         """How many input tensors ``f`` takes."""
         return _ARITIES[self.shape]
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        """The desc attributes ``f`` takes after the arrays (the face's statics)."""
+        return _ATTRIBUTES.get(self.shape, ())
+
+    def constants(self, values: Sequence[Any], dtype: Any, *, op: str) -> tuple[np.ndarray, ...]:
+        """The attributes' ``values`` as the formula's constants of ``dtype``."""
+        assert self.read is not None or not values
+        return tuple(
+            self.read(value, np.dtype(dtype), op=op, field=name)  # type: ignore[misc]
+            for name, value in zip(self.attributes, values, strict=True)
+        )
 
 
 _T = DataType
@@ -340,6 +425,81 @@ def _float64_then_round(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
     return reference
 
 
+def _ieee(op: Callable[..., Any], prefer_sign: bool) -> Callable[..., np.ndarray]:
+    """IEEE 754-2019's maximum or minimum in NumPy: a NaN gives NaN, and of two zeros the
+    one without (maximum) or with (minimum) the sign bit, as XLA's max and min order them
+    (NumPy's keep the first of two equal values)."""
+
+    def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+        if not (np.issubdtype(a.dtype, np.floating) or a.dtype.name == "bfloat16"):
+            return np.asarray(op(a, b))
+        wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+        out = op(wide_a, wide_b)  # NumPy's maximum and minimum propagate NaN
+        zeros = (wide_a == 0) & (wide_b == 0)
+        signed = np.signbit(wide_a) | np.signbit(wide_b) if prefer_sign else (
+            np.signbit(wide_a) & np.signbit(wide_b))  # fmt: skip
+        out = np.where(zeros, np.copysign(0.0, np.where(signed, -1.0, 1.0)), out)
+        return out.astype(a.dtype)
+
+    return reference
+
+
+_maximum = _ieee(np.maximum, prefer_sign=False)
+_minimum = _ieee(np.minimum, prefer_sign=True)
+
+
+def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
+    del op, field  # CLIP's rules refused a NaN bound of an integer tensor
+    return clip_bound(value, dtype)
+
+
+def _check_clip(desc: Any, op: str) -> None:
+    if desc.output_tensor.data_type.is_floating:
+        return
+    for name in ("min", "max"):
+        if math.isnan(getattr(desc, name)):
+            raise InvalidArgumentError(
+                op, name, f"a number for {desc.output_tensor.data_type} tensors", "nan"
+            )
+
+
+def _reference_clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """CLIP restated: each bound a float32, in ``x``'s type rounded (floats) or truncated
+    and held to the type's range (integers); then ``min(Max, max(Min, x))``."""
+    if np.issubdtype(x.dtype, np.integer):
+        info = np.iinfo(x.dtype)
+        held = [
+            np.asarray(np.clip(np.trunc(np.float64(np.float32(v))), info.min, info.max), x.dtype)
+            for v in (low, high)
+        ]
+    else:
+        with np.errstate(over="ignore"):
+            held = [np.asarray(np.float32(v)).astype(x.dtype) for v in (low, high)]
+    return _minimum(held[1], _maximum(held[0], x))
+
+
+def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
+    return scalars.value_in(value, dtype, op=op, field=field)
+
+
+def _check_clip1(desc: Any, op: str) -> None:
+    if desc.min_max_data_type != desc.output_tensor.data_type:
+        raise InvalidArgumentError(
+            op,
+            "min_max_data_type",
+            f"output_tensor.data_type ({desc.output_tensor.data_type})",
+            str(desc.min_max_data_type),
+        )
+
+
+def _reference_clip1(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
+    """CLIP1 restated: each bound exact in ``x``'s type; then ``max(Min, min(x, Max))``."""
+    with np.errstate(over="ignore"):
+        held = [np.asarray(v).astype(x.dtype) for v in (low, high)]
+    return _maximum(held[0], _minimum(x, held[1]))
+
+
 # CEIL and FLOOR: 4-D floats, then any rank from FL 3_0; both step functions.
 _ROUNDING_BANDS = (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS))
 _STAIRCASE = "a staircase: its derivative is 0 and finite differences straddle its steps"
@@ -409,6 +569,51 @@ ROWS: tuple[ElementWise, ...] = (
         page="f(x) = floor(x)",
         reference=lambda x: np.floor(x),
         not_smooth=_STAIRCASE,
+    ),
+    ElementWise(
+        "CLIP",
+        ElementWiseClip,
+        lambda x, low, high: jnp.minimum(high, jnp.maximum(low, x)),
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS | _INTS_8_32),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS | _INTS_8_32),
+            fl.band(FL.FL_5_0, (1, 8), _FLOATS | _INTS_8_64),
+        ),
+        face="clip",
+        served_by="CLIP1",
+        example=("float32", ([-4.0, 0.5, 3.0],), "Array([-2.5,  0.5,  2.5], dtype=float32)"),
+        example_statics=(-2.5, 2.5),
+        example_attributes="min=-2.5, max=2.5",
+        page="f(x) = min(Max, max(Min, x))",
+        reference=_reference_clip,
+        read=_read_clip_bound,
+        check=_check_clip,
+        notes="Min and Max are C FLOATs (float32): for integer tensors each is truncated "
+        "toward zero and held to the type's range (which clips every integer as comparing "
+        "it with the float would; a NaN bound is refused). A NaN input gives NaN, and -0.0 "
+        "is below 0.0 (IEEE 754-2019's maximum and minimum). With Min above Max every "
+        "value becomes Max. Its functional face is CLIP1's, dml.clip.",
+    ),
+    ElementWise(
+        "CLIP1",
+        ElementWiseClip1,
+        lambda x, low, high: jnp.maximum(low, jnp.minimum(x, high)),
+        (fl.band(FL.FL_5_0, (1, 8), _FLOATS | _INTS_8_64),),
+        face="clip",
+        example=("int8", ([-100, 5, 100],), "Array([-10,   5,  10], dtype=int8)"),
+        example_statics=(-10, 10),
+        example_attributes="min_max_data_type=dml.DataType.INT8, min=-10, max=10",
+        page="f(x) = max(Min, min(x, Max))",
+        reference=_reference_clip1,
+        read=_read_exact,
+        check=_check_clip1,
+        differs="min and max are held exactly in x's dtype (refused where it cannot hold "
+        "them; jnp.clip converts them); with min above max every value becomes min "
+        "(jnp.clip gives max)",
+        notes="Min and Max are held exactly in the tensor's type (MinMaxDataType must be "
+        "the output's). A NaN input gives NaN, and -0.0 is below 0.0 (IEEE 754-2019's "
+        "maximum and minimum). With Min above Max every value becomes Min.",
     ),
     ElementWise(
         "NEGATE",
@@ -514,6 +719,8 @@ def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
         del level
         op = type(desc).__name__
         _check_scale_bias(desc, op=op)
+        if row.check is not None:
+            row.check(desc, op)
         (first, tensor), *others = contract.bound_tensors(desc, contract.Role.INPUT)
         for field, other in others:
             if other.sizes != tensor.sizes:
@@ -529,11 +736,13 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
     def lower(desc: Any, options: contract.LoweringOptions) -> Any:
         del options
         scale_bias = getattr(desc, "scale_bias", None)
-        if scale_bias is None or scale_bias.is_identity:
+        values = [getattr(desc, name) for name in row.attributes]
+        constants = row.constants(values, desc.output_tensor.dtype, op=type(desc).__name__)
+        if (scale_bias is None or scale_bias.is_identity) and not constants:
             return row.formula
 
         def scaled(*xs: jax.Array) -> jax.Array:
-            return row.formula(*(apply_scale_bias(x, scale_bias) for x in xs))
+            return row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
 
         return scaled
 
@@ -579,7 +788,8 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
     op = f"dmljax.{row.face}"
     allowed = face_dtypes(row)
 
-    def checked(*arrays: jax.Array) -> jax.Array:
+    def checked(*args: Any) -> jax.Array:
+        arrays, values = args[: len(names)], args[len(names) :]
         arrays = _same_dtype(arrays, names, op=op)
         dtype = np.dtype(arrays[0].dtype)
         if dtype not in allowed:
@@ -599,18 +809,34 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
             raise InvalidArgumentError(
                 op, names[-1], "shapes that broadcast together (NumPy's rules)", given
             ) from None
-        return row.formula(*(jnp.broadcast_to(x, shape) for x in arrays))
+        constants = row.constants(values, dtype, op=op)
+        return row.formula(*(jnp.broadcast_to(x, shape) for x in arrays), *constants)
 
-    def function(*arrays: ArrayLike) -> jax.Array:
-        return face.call(*arrays)
+    parameters = [
+        inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        for n in (*names, *row.attributes)
+    ]
+    signature = inspect.Signature(parameters)
+    count = len(parameters)
+
+    def function(*args: Any, **kwargs: Any) -> jax.Array:
+        if kwargs or len(args) != count:
+            try:
+                args = signature.bind(*args, **kwargs).args
+            except TypeError as error:  # Python's message, naming the function
+                raise TypeError(f"{op}(): {error}") from None
+        return face.call(*args)
 
     function.__name__ = function.__qualname__ = row.face
     function.__module__ = __name__
-    parameters = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
-    function.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    function.__doc__ = _face_doc(row, names)
+    function.__signature__ = signature  # type: ignore[attr-defined]
+    function.__doc__ = _face_doc(row, (*names, *row.attributes))
     face = faces.FunctionalFace(
-        function, checked, *(faces.Data(n) for n in names), graph_node=_node_of(row, names)
+        function,
+        checked,
+        *(faces.Data(n) for n in names),
+        *(faces.Number(n) for n in row.attributes),
+        graph_node=_node_of(row, names),
     )
     return face
 
@@ -639,14 +865,19 @@ def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any
             field: _broadcast_into(call.aligned(call.arrays[name]), out.sizes)
             for field, name in zip(fields, names, strict=True)
         }
-        return DESCS[row.name](**inputs, output_tensor=out)
+        attributes = {name: call.statics[name] for name in row.attributes}
+        if "min_max_data_type" in row.shape.__dataclass_fields__:
+            attributes["min_max_data_type"] = out.data_type
+        return DESCS[row.name](**inputs, output_tensor=out, **attributes)
 
     return node
 
 
-def _example_arguments(row: ElementWise) -> str:
+def _example_arguments(row: ElementWise, *, statics: bool = True) -> str:
+    """The example's call arguments: its arrays, and (on the face) its attributes."""
     dtype, inputs, _ = row.example
-    return ", ".join(f"jnp.array({list(values)!r}, jnp.{dtype})" for values in inputs)
+    arrays = [f"jnp.array({list(values)!r}, jnp.{dtype})" for values in inputs]
+    return ", ".join([*arrays, *map(repr, row.example_statics if statics else ())])
 
 
 def _face_doc(row: ElementWise, names: Sequence[str]) -> str:
@@ -673,14 +904,17 @@ def _desc_doc(row: ElementWise) -> str:
     dtype, inputs, printed = row.example
     tensors = [f.name for f in contract.tensor_fields(row.shape)]
     data_type = DataType.from_dtype(np.dtype(dtype)).name
+    fields = [f"{n}=t" for n in tensors] + (
+        [row.example_attributes] if row.example_attributes else []
+    )
     return (
         f"``DML_ELEMENT_WISE_{row.name}_OPERATOR_DESC``: ``{row.page}`` element by element.\n\n"
         f"Introduced at FL {first.since.name.removeprefix('FL_')}. Its functional face is "
         f":func:`dmljax.{row.face}`; the fields are :class:`{row.shape.__name__}`'s.\n\n"
         f">>> import jax.numpy as jnp, dmljax as dml\n"
         f">>> t = dml.TensorDesc(data_type=dml.DataType.{data_type}, sizes=({len(inputs[0])},))\n"
-        f">>> desc = dml.{row.desc_name}({', '.join(f'{n}=t' for n in tensors)})\n"
-        f">>> dml.compile_operator(desc)({_example_arguments(row)})\n"
+        f">>> desc = dml.{row.desc_name}({', '.join(fields)})\n"
+        f">>> dml.compile_operator(desc)({_example_arguments(row, statics=False)})\n"
         f"{printed}\n"
     )
 
@@ -702,7 +936,8 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
         rules=_rules_of(row),
         output_sizes=_output_sizes,
         lower=_lowering_of(row),
-        face=_face_of(row),
+        face=None if row.served_by else _face_of(row),
+        served_by=f"DML_OPERATOR_ELEMENT_WISE_{row.served_by}" if row.served_by else None,
     )
     return desc_type, operator
 

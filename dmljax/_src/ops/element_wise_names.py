@@ -14,6 +14,8 @@ from dmljax._src.ops.element_wise import (
     DESCS,
     FUNCTIONS,
     ElementWiseBinary,
+    ElementWiseClip,
+    ElementWiseClip1,
     ElementWiseUnary,
     ElementWiseUnaryNoScaleBias,
 )
@@ -22,6 +24,8 @@ __all__ = [
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAddOperatorDesc",
     "ElementWiseCeilOperatorDesc",
+    "ElementWiseClip1OperatorDesc",
+    "ElementWiseClipOperatorDesc",
     "ElementWiseDivideOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
@@ -31,6 +35,7 @@ __all__ = [
     "abs",
     "add",
     "ceil",
+    "clip",
     "divide",
     "floor",
     "identity",
@@ -41,10 +46,13 @@ __all__ = [
 
 Unary = Callable[[ArrayLike], jax.Array]
 Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
+Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]
 
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
 ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
+ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["CLIP1"]
+ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["CLIP"]
 ElementWiseDivideOperatorDesc: type[ElementWiseBinary] = DESCS["DIVIDE"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
@@ -55,6 +63,7 @@ ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
 abs: Unary = FUNCTIONS["abs"]
 add: Binary = FUNCTIONS["add"]
 ceil: Unary = FUNCTIONS["ceil"]
+clip: Bounded = FUNCTIONS["clip"]
 divide: Binary = FUNCTIONS["divide"]
 floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]

@@ -33,7 +33,7 @@ from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS, ElementWise
 from dmljax._src.tensor_desc import TensorDesc
 
-__all__ = ["CHECKS", "DOCUMENTED_SUPPORT", "EXAMPLES"]
+__all__ = ["CHECKS", "DOCUMENTED_SUPPORT", "EXAMPLES", "attributes_of", "draw_attributes"]
 
 _T = DataType
 _FL = FeatureLevel
@@ -88,6 +88,13 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
         (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
+    "CLIP": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
     "DIVIDE": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -127,6 +134,18 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT16", [-0.5, 2.5, -3.0, 1000.0])},
         ("FLOAT16", [-1.0, 2.0, -3.0, 1000.0]),
         "Down to the next whole number; whole numbers stay.",
+    ),
+    "CLIP": (
+        {"Min": -2.5, "Max": 2.5},
+        {"InputTensor": ("INT32", [-4, -2, 1, 3])},
+        ("INT32", [-2, -2, 1, 2]),
+        "The FLOAT bounds truncate toward zero for INT32: [-2, 2].",
+    ),
+    "CLIP1": (
+        {"MinMaxDataType": "FLOAT32", "Min": -1.0, "Max": 1.0},
+        {"InputTensor": ("FLOAT32", [-3.0, _NAN, -0.0, 2.0])},
+        ("FLOAT32", [-1.0, _NAN, -0.0, 1.0]),
+        "NaN stays NaN, -0.0 is within [-1, 1] and kept.",
     ),
     "NEGATE": (
         {},
@@ -206,6 +225,27 @@ def _other_shape(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[int,
     return tuple(1 if rng.random() < 0.3 else size for size in kept)
 
 
+def draw_attributes(
+    rng: np.random.Generator, dtype: np.dtype[Any], row: ElementWise
+) -> tuple[Any, ...]:
+    """Values of the row's attributes for arrays of ``dtype`` (CLIP's bounds: half-way
+    between the sweep's small integers for floats, so that no value sits on a corner).
+
+    >>> from dmljax._src.ops.element_wise import ROWS
+    >>> clip1 = next(row for row in ROWS if row.name == "CLIP1")
+    >>> low, high = draw_attributes(np.random.default_rng(0), np.dtype(np.uint8), clip1)
+    >>> 0 <= low <= high
+    True
+    """
+    if not row.attributes:
+        return ()
+    low = int(rng.integers(-3 if jnp.issubdtype(dtype, jnp.signedinteger) else 0, 3))
+    high = low + int(rng.integers(0, 4))
+    if jnp.issubdtype(dtype, jnp.floating):
+        return low + 0.5, high + 0.5
+    return low, high
+
+
 def _sweep_of(row: ElementWise) -> Any:
     function = element_wise.FUNCTIONS[row.face]
 
@@ -217,11 +257,16 @@ def _sweep_of(row: ElementWise) -> Any:
             tuple(_operand(rng, s, dtype, row, i) for i, s in enumerate(shapes))
             for _ in range(batch)
         )
+        values = draw_attributes(rng, dtype, row)
+
+        def fn(*xs: Any) -> jax.Array:
+            return function(*xs, *values)
+
         return sweeps.SweepCase(
-            label=" ".join(sweeps.label(s, dtype) for s in shapes),
-            fn=function,
+            label=" ".join([*(sweeps.label(s, dtype) for s in shapes), *map(repr, values)]),
+            fn=fn if values else function,
             batch=members,
-            expected=tuple(row.reference(*np.broadcast_arrays(*args)) for args in members),
+            expected=tuple(row.reference(*np.broadcast_arrays(*args), *values) for args in members),
             linear_argnums=tuple(range(row.arity)),
             linear=row.linear,
             ulps=row.ulps,
@@ -244,6 +289,16 @@ def _operand(
 # --- Support cases, examples through the face, bench ------------------------------------------
 
 
+def attributes_of(row: ElementWise, data_type: DataType, values: Sequence[Any]) -> dict[str, Any]:
+    """The desc's attribute fields for the attributes' ``values`` (CLIP1's data type too)."""
+    if not row.attributes:
+        return {}
+    fields = dict(zip(row.attributes, values, strict=True))
+    if "min_max_data_type" in row.shape.__dataclass_fields__:
+        fields["min_max_data_type"] = data_type
+    return fields
+
+
 def _support_case_of(row: ElementWise) -> Any:
     desc_type = element_wise.DESCS[row.name]
 
@@ -254,7 +309,7 @@ def _support_case_of(row: ElementWise) -> Any:
         sizes = (2,) + (1,) * (rank - 1)
         tensor = TensorDesc(data_type=data_type, sizes=sizes)
         fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
-        desc = desc_type(**dict.fromkeys(fields, tensor))
+        desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, (1, 5)))
         inputs = tuple(
             data_of(sizes, data_type) + (1 if row.name == "DIVIDE" else 0) for _ in range(row.arity)
         )
@@ -269,17 +324,24 @@ def _face_example_of(row: ElementWise) -> Any:
     def face(example: Any) -> jax.Array:
         scale_bias = getattr(example.desc, "scale_bias", None)
         xs = [element_wise.apply_scale_bias(jnp.asarray(x), scale_bias) for x in example.inputs]
-        return function(*xs)
+        return function(*xs, *(getattr(example.desc, name) for name in row.attributes))
 
     return face
 
 
 _JNP = {"identity": lambda x: x, "negative": jnp.negative}
+_BOUNDS = (-0.5, 0.5)  # the bench's CLIP bounds: a normal sample is clipped on both sides
 
 
 def _bench_of(row: ElementWise) -> Any:
-    function = element_wise.FUNCTIONS[row.face]
-    jnp_fn = _JNP.get(row.face) or getattr(jnp, row.face)
+    values = _BOUNDS if row.attributes else ()
+    face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
+
+    def function(*xs: jax.Array) -> jax.Array:
+        return face(*xs, *values)
+
+    def jnp_fn(*xs: jax.Array) -> jax.Array:
+        return namesake(*xs, *values)
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32 each
@@ -295,7 +357,8 @@ def _bench_of(row: ElementWise) -> Any:
     def desc(*xs: jax.Array) -> Any:
         tensor = TensorDesc.from_array(xs[0])
         fields = [f.name for f in contract.tensor_fields(row.shape)]
-        return element_wise.DESCS[row.name](**dict.fromkeys(fields, tensor))
+        attributes = attributes_of(row, tensor.data_type, values)
+        return element_wise.DESCS[row.name](**dict.fromkeys(fields, tensor), **attributes)
 
     def bench() -> list[Case | EagerCase]:
         """The face over 4096x4096 float32 against the jax.numpy function, and eagerly on
@@ -333,9 +396,9 @@ def _checks(row: ElementWise) -> OperatorChecks:
     return OperatorChecks(
         element_wise.FAMILY[ROWS.index(row)],
         structure_checked_on=_structure_checked_on(row),
-        doc_example_face=_face_example_of(row),
-        sweep=_sweep_of(row),
-        bench=_bench_of(row),
+        doc_example_face=None if row.served_by else _face_example_of(row),
+        sweep=None if row.served_by else _sweep_of(row),
+        bench=None if row.served_by else _bench_of(row),
         documented_support=DOCUMENTED_SUPPORT[row.name],
         support_case=_support_case_of(row),
         computes=f"{row.page}, checked against its NumPy reference on NaN, infinities, "

@@ -40,7 +40,7 @@ _ROWS = "<!-- dml:element-wise-rows -->"
 
 def _tables_on(text: str) -> list[str]:
     """The support tables a page renders, by operator name without DML_OPERATOR_."""
-    rows = [f"ELEMENT_WISE_{row.name}" for row in ROWS] if _ROWS in text else []
+    rows = [row.kind for row in ROWS] if _ROWS in text else []
     return _SUPPORT_TABLE.findall(text) + rows
 
 

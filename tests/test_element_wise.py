@@ -297,3 +297,24 @@ def test_the_names_module_is_written_from_the_rows():
     for row in ROWS:
         assert getattr(dml, row.face) is element_wise.FUNCTIONS[row.face]
         assert getattr(dml, row.desc_name) is element_wise.DESCS[row.name]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16, np.float32], ids=str)
+def test_elu_meets_its_stated_bound_against_float64(dtype):
+    # Every finite 16-bit value, and 2**20 float32 ones over [-90, 0] (the exponential's
+    # range; x >= 0 is x itself): 1 ulp for the 16-bit types, which compute in float32
+    # and round once, and the row's 6 for float32 (expm1's 5 and alpha's product).
+    row, elu = BY_NAME["ELU"], element_wise.FUNCTIONS["elu"]
+    if np.dtype(dtype).itemsize == 2:
+        x = np.arange(2**16, dtype=np.uint16).view(dtype)
+        with np.errstate(invalid="ignore"):  # bfloat16's NaNs, left out
+            x = helpers.flushed(x[np.isfinite(x.astype(np.float64))])  # the flush rule
+        bound = 1
+    else:
+        x = -np.linspace(0, 90, 2**20, dtype=np.float32)
+        bound = row.ulps
+    for alpha in (1.0, 0.01, 2.5):
+        got, want = np.asarray(elu(x, alpha)), row.reference(x, alpha)
+        within = selftest.within_ulps(got, want, bound)
+        within |= selftest.within_ulps(got, helpers.flushed(want), bound)  # subnormal results
+        assert within.all(), (alpha, x[~within][:5], got[~within][:5], want[~within][:5])

@@ -91,6 +91,9 @@ def static_bool(value: Any, *, op: str, field: str) -> bool:
     return value
 
 
+_copysign, _isnan = math.copysign, math.isnan
+
+
 class ExactFloat(float):
     """A float that tells ``-0.0`` from ``0.0`` and finds every NaN equal to every NaN.
 
@@ -104,15 +107,18 @@ class ExactFloat(float):
     """
 
     def __eq__(self, other: object) -> bool:
+        # Called on every jit cache lookup of a face with a float static: no hex() strings.
         if isinstance(other, float):
-            return self.hex() == other.hex()
+            if float.__eq__(self, other):
+                return float.__ne__(self, 0.0) or _copysign(1.0, self) == _copysign(1.0, other)
+            return _isnan(self) and _isnan(other)
         return float.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
-        return not self == other
+        return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return 0 if math.isnan(self) else float.__hash__(self)
+        return 0 if _isnan(self) else float.__hash__(self)
 
     def __repr__(self) -> str:
         return float.__repr__(self)

@@ -24,6 +24,7 @@ from jax.core import Tracer
 
 from dmljax._src.arguments import (
     NUMPY_DTYPES_JAX_HOLDS,
+    ExactFloat,
     as_array,
     one_spelling,
     require_length,
@@ -423,8 +424,11 @@ class Number:
     name: str
 
     def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
-        if type(value) is int:
+        kind = type(value)
+        if kind is int:
             return value
+        if kind is float:
+            return ExactFloat(value)  # what coerce makes of it, without its checks
         raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:

@@ -440,7 +440,7 @@ def _element_wise_rows() -> str:
     where the page is silent, its support table and its worked example."""
     parts: list[str] = []
     for row in ROWS:
-        name = f"ELEMENT_WISE_{row.name}"
+        name = row.kind
         parts += [
             f"### {name}",
             f"`{row.page}`: {{py:class}}`dmljax.{row.desc_name}`, {{py:func}}`dmljax.{row.face}`.",
@@ -469,18 +469,19 @@ def _element_wise_porting() -> str:
         namesake = row.namesake
         common = "mixed dtypes are refused (jnp promotes)" if row.arity > 1 else ""
         differs = "; ".join(part for part in (row.differs, common) if part) or "nothing"
-        rows.append([face, f"`jnp.{row.face}`" if namesake else "none", differs])
+        namesake_name = f"{row.namesake_module}.{row.face}"
+        rows.append([face, f"`{namesake_name}`" if namesake else "none", differs])
         (entry,) = [e for e in doc_examples.entries(row.operator_name)][:1]
         example = doc_examples.build(entry, doc_examples.BUILDERS)
         values = [repr(getattr(example.desc, name)) for name in row.attributes]
         arguments = ", ".join([*(_jnp_array_code(x) for x in example.inputs), *values])
-        for caller in (f"dml.{row.face}", f"jnp.{row.face}" if namesake else None):
+        for caller in (f"dml.{row.face}", namesake_name if namesake else None):
             if caller is None:
                 continue
             # The rows' faces, not dmljax's exports: a new row is exported once its names
             # module is written, in the same run of docs/generate.py.
             faces = types.SimpleNamespace(**element_wise.FUNCTIONS)
-            result = eval(f"{caller}({arguments})", {"jnp": jnp, "dml": faces})
+            result = eval(f"{caller}({arguments})", {"jnp": jnp, "jax": jax, "dml": faces})
             calls += [f">>> {caller}({arguments})", repr(result)]
     table = _table(["dmljax", "namesake", "what differs"], rows)
     return f"{table}\n\n```python\n" + "\n".join(calls) + "\n\n```"

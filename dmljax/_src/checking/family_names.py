@@ -24,6 +24,7 @@ _FACE_TYPES = {
     "ElementWiseBinary": "Binary",
     "ElementWiseClip": "Bounded",
     "ElementWiseClip1": "Bounded",
+    "ActivationAlpha": "Parameterized",
 }
 
 
@@ -63,6 +64,7 @@ def render() -> str:
         "Unary = Callable[[ArrayLike], jax.Array]",
         "Binary = Callable[[ArrayLike, ArrayLike], jax.Array]",
         "Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]",
+        "Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults",
         "",
         *(f'{desc}: type[{shape}] = DESCS["{row}"]' for desc, row, shape in descs),
         "",

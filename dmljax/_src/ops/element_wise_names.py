@@ -13,6 +13,8 @@ from jax.typing import ArrayLike
 from dmljax._src.ops.element_wise import (
     DESCS,
     FUNCTIONS,
+    Activation,
+    ActivationAlpha,
     ElementWiseBinary,
     ElementWiseClip,
     ElementWiseClip1,
@@ -21,6 +23,9 @@ from dmljax._src.ops.element_wise import (
 )
 
 __all__ = [
+    "ActivationEluOperatorDesc",
+    "ActivationLeakyReluOperatorDesc",
+    "ActivationReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAddOperatorDesc",
     "ElementWiseCeilOperatorDesc",
@@ -37,17 +42,24 @@ __all__ = [
     "ceil",
     "clip",
     "divide",
+    "elu",
     "floor",
     "identity",
+    "leaky_relu",
     "multiply",
     "negative",
+    "relu",
     "subtract",
 ]
 
 Unary = Callable[[ArrayLike], jax.Array]
 Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
 Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]
+Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults
 
+ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ELU"]
+ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
+ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
 ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
@@ -65,8 +77,11 @@ add: Binary = FUNCTIONS["add"]
 ceil: Unary = FUNCTIONS["ceil"]
 clip: Bounded = FUNCTIONS["clip"]
 divide: Binary = FUNCTIONS["divide"]
+elu: Parameterized = FUNCTIONS["elu"]
 floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]
+leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
+relu: Unary = FUNCTIONS["relu"]
 subtract: Binary = FUNCTIONS["subtract"]

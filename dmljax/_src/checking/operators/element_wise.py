@@ -95,6 +95,18 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
     "CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
+    "RELU": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_0, (4, 5), FLOATS),
+        (_FL.FL_3_0, (1, 8), FLOATS),
+        (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED),
+    ),
+    "LEAKY_RELU": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
+    ),
+    "ELU": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
+    ),
     "DIVIDE": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -147,6 +159,24 @@ _WORKED: dict[
         ("FLOAT32", [-1.0, _NAN, -0.0, 1.0]),
         "NaN stays NaN, -0.0 is within [-1, 1] and kept.",
     ),
+    "RELU": (
+        {},
+        {"InputTensor": ("INT8", [-128, -1, 0, 127])},
+        ("INT8", [0, 0, 0, 127]),
+        "max(0, x) on INT8 (from FL 5_1).",
+    ),
+    "LEAKY_RELU": (
+        {"Alpha": 0.5},
+        {"InputTensor": ("FLOAT32", [-4.0, -0.0, 3.0, _NAN])},
+        ("FLOAT32", [-2.0, -0.0, 3.0, _NAN]),
+        "Negatives times 0.5; -0.0 >= 0 keeps -0.0; NaN stays NaN.",
+    ),
+    "ELU": (
+        {"Alpha": 2.0},
+        {"InputTensor": ("FLOAT32", [-_INF, 0.0, 1.5, -0.0])},
+        ("FLOAT32", [-2.0, 0.0, 1.5, -0.0]),
+        "2 * (exp(-inf) - 1) is -2; x >= 0 is x itself, -0.0 included.",
+    ),
     "NEGATE": (
         {},
         {"InputTensor": ("INT32", [-2147483648, -3, 0, 5])},
@@ -185,9 +215,9 @@ _WORKED: dict[
 
 
 def _page(row: ElementWise) -> str:
-    stem = f"dml_element_wise_{row.name.lower()}_operator_desc"
+    stem = f"dml_{row.kind.lower()}_operator_desc"
     return (
-        f"dmljax: the DML_ELEMENT_WISE_{row.name}_OPERATOR_DESC page (MicrosoftDocs/sdk-api, "
+        f"dmljax: the DML_{row.kind}_OPERATOR_DESC page (MicrosoftDocs/sdk-api, "
         f"sdk-api-src/content/directml/ns-directml-{stem}.md) has no example"
     )
 
@@ -239,6 +269,8 @@ def draw_attributes(
     """
     if not row.attributes:
         return ()
+    if row.attributes == ("alpha",):
+        return (float(rng.choice([0.01, 0.5, 1.0, 2.0])),)
     low = int(rng.integers(-3 if jnp.issubdtype(dtype, jnp.signedinteger) else 0, 3))
     high = low + int(rng.integers(0, 4))
     if jnp.issubdtype(dtype, jnp.floating):
@@ -289,6 +321,9 @@ def _operand(
 # --- Support cases, examples through the face, bench ------------------------------------------
 
 
+_SUPPORT_VALUES = (1, 5)  # CLIP's bounds, LEAKY_RELU's alpha: data_of's 0 to 6 stay exact
+
+
 def attributes_of(row: ElementWise, data_type: DataType, values: Sequence[Any]) -> dict[str, Any]:
     """The desc's attribute fields for the attributes' ``values`` (CLIP1's data type too)."""
     if not row.attributes:
@@ -309,7 +344,8 @@ def _support_case_of(row: ElementWise) -> Any:
         sizes = (2,) + (1,) * (rank - 1)
         tensor = TensorDesc(data_type=data_type, sizes=sizes)
         fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
-        desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, (1, 5)))
+        values = _SUPPORT_VALUES[: len(row.attributes)]
+        desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, values))
         inputs = tuple(
             data_of(sizes, data_type) + (1 if row.name == "DIVIDE" else 0) for _ in range(row.arity)
         )
@@ -329,12 +365,19 @@ def _face_example_of(row: ElementWise) -> Any:
     return face
 
 
-_JNP = {"identity": lambda x: x, "negative": jnp.negative}
-_BOUNDS = (-0.5, 0.5)  # the bench's CLIP bounds: a normal sample is clipped on both sides
+_JNP = {
+    "identity": lambda x: x,
+    "negative": jnp.negative,
+    "relu": jax.nn.relu,
+    "leaky_relu": jax.nn.leaky_relu,
+    "elu": jax.nn.elu,
+}
+# The bench's attributes: a normal sample is clipped on both sides, negatives scaled.
+_BENCH_VALUES = {"min": -0.5, "max": 0.5, "alpha": 0.5}
 
 
 def _bench_of(row: ElementWise) -> Any:
-    values = _BOUNDS if row.attributes else ()
+    values = tuple(_BENCH_VALUES[name] for name in row.attributes)
     face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
 
     def function(*xs: jax.Array) -> jax.Array:
@@ -366,7 +409,7 @@ def _bench_of(row: ElementWise) -> Any:
         return [
             Case(
                 name=f"{row.face} float32",
-                operator=f"ELEMENT_WISE_{row.name}",
+                operator=row.kind,
                 make_args=make_args,
                 dmljax_fn=function,
                 jnp_fn=jnp_fn,
@@ -374,7 +417,7 @@ def _bench_of(row: ElementWise) -> Any:
             ),
             EagerCase(
                 name=f"{row.face} eager",
-                operator=f"ELEMENT_WISE_{row.name}",
+                operator=row.kind,
                 desc=desc,
                 functional=function,
                 jnp_fn=jnp_fn,

@@ -55,6 +55,16 @@ _FIVE = np.arange(1, 6, dtype=np.float16)
         # microsoft/DirectML's DxDispatch/models, verbatim; each value computed here from
         # the model's data and the page's formula.
         ("dml_element_wise_add.json", _printed("Out", _A + _B)),
+        # ADD1 with a fused ELU of alpha 0.5: 0.5 * (exp(x) - 1) below 0, in float64.
+        (
+            "dml_element_wise_add1.json",
+            _printed(
+                "Out",
+                np.where(_A + _B >= 0, _A + _B, 0.5 * np.expm1(np.float64(_A + _B))).astype(
+                    np.float32
+                ),
+            ),
+        ),
         ("dml_owned_tensors.json", _printed("Out", _A + _B)),  # A bound at initialization
         ("dml_element_wise_identity.json", _printed("Out", _A * 2 + 10)),  # its ScaleBias
         ("dml_element_wise_clip.json", _printed("A", np.minimum(2.5, np.maximum(-2.5, _NINE)))),
@@ -560,6 +570,9 @@ def tensor_json(desc):
     return spec
 
 
+_OPERATOR_OF_DESC = {operator.desc_type: operator for operator in dml.OPERATORS}
+
+
 def desc_json(desc):
     """An operator desc as a DxDispatch model writes it: the C field names, enum names,
     tensor arrays as arrays, scalar unions by member (FLOAT16 as its UInt16 bits)."""
@@ -576,6 +589,10 @@ def desc_json(desc):
             spec[key.replace("Tensors", "Count")] = len(value)
         elif isinstance(value, dml.DataType):
             spec[key] = f"DML_TENSOR_DATA_TYPE_{value.name}"
+        elif type(value) in _OPERATOR_OF_DESC:
+            # A DML_OPERATOR_DESC field (ADD1's FusedActivation): its type and its fields.
+            name = _OPERATOR_OF_DESC[type(value)].name.removeprefix("DML_OPERATOR_")
+            spec[key] = {"Type": name, **desc_json(value)}
         elif isinstance(value, dml.ScaleBias):  # a C struct: an object of its fields
             spec[key] = {pascal_case(k): v for k, v in dataclasses.asdict(value).items()}
         elif isinstance(value, enum.Enum):

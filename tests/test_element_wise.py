@@ -6,6 +6,7 @@ tables and examples are tests/test_conformance.py's, from the rows."""
 from __future__ import annotations
 
 import pathlib
+import typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -318,3 +319,46 @@ def test_elu_meets_its_stated_bound_against_float64(dtype):
         within = selftest.within_ulps(got, want, bound)
         within |= selftest.within_ulps(got, helpers.flushed(want), bound)  # subnormal results
         assert within.all(), (alpha, x[~within][:5], got[~within][:5], want[~within][:5])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=str)
+@pytest.mark.parametrize("name", [row.name for row in ROWS if row.family == "ACTIVATION"])
+def test_a_fused_activation_is_the_activation_of_the_sum(name, dtype):
+    # ADD1's fused activation (through element_wise.apply_fused_activation) gives what the
+    # activation's own face gives on ADD's result, bit for bit.
+    row = BY_NAME[name]
+    values = (0.5,) * len(row.attributes)
+    activation = element_wise.DESCS[name](**dict(zip(row.attributes, values, strict=True)))
+    a = np.linspace(-4, 4, 24).astype(dtype).reshape(2, 3, 4)
+    b = np.linspace(3, -2, 24).astype(dtype).reshape(2, 3, 4)
+    t = dml.TensorDesc(data_type=T.from_dtype(np.dtype(dtype)), sizes=a.shape)
+    desc = dml.ElementWiseAdd1OperatorDesc(
+        a_tensor=t, b_tensor=t, output_tensor=t, fused_activation=activation
+    )
+    want = element_wise.FUNCTIONS[row.face](dml.add(a, b), *values)
+    np.testing.assert_array_equal(dml.compile_operator(desc)(a, b), want)
+
+
+def test_a_fused_activation_is_refused_where_the_page_refuses_it():
+    t = dml.TensorDesc(data_type=T.FLOAT32, sizes=(2,))
+    helpers.refused(
+        lambda: dml.ElementWiseAdd1OperatorDesc(
+            a_tensor=t, b_tensor=t, output_tensor=t,
+            fused_activation=dml.ActivationReluOperatorDesc(input_tensor=t),
+        ),
+        field="fused_activation.input_tensor",
+        match="reads and writes the operator's own output",
+    )  # fmt: skip
+    helpers.refused(
+        lambda: dml.ElementWiseAdd1OperatorDesc(
+            a_tensor=t, b_tensor=t, output_tensor=t, fused_activation=typing.cast(Any, "relu")
+        ),
+        field="fused_activation",
+        match="an activation desc",
+        error=dml.errors.ArgumentTypeError,
+    )
+    helpers.refused(
+        lambda: dml.compile_operator(dml.ActivationReluOperatorDesc()),
+        field="input_tensor",
+        match="only a fused activation has none",
+    )

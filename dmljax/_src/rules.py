@@ -93,7 +93,10 @@ def require_same_data_type(op: str, tensors: Sequence[tuple[str, TensorDesc]]) -
 
 def require_same_dimension_count(op: str, tensors: Sequence[tuple[str, TensorDesc]]) -> None:
     """Every tensor of ``tensors`` (labelled as errors name them) has the DimensionCount of
-    the first one."""
+    the first one (none bound: nothing to compare; the operator's rules say whether
+    that is allowed)."""
+    if not tensors:
+        return
     first_field, first = tensors[0]
     for field, tensor in tensors[1:]:
         if tensor.dimension_count != first.dimension_count:

@@ -169,6 +169,12 @@ def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
                     if isinstance(value, list)
                     else _tensor(value, f"{where}.{key}")
                 )
+            elif isinstance(value, Mapping) and "Type" in value:
+                # A DML_OPERATOR_DESC field (ADD1's FusedActivation): the named operator's
+                # desc, its fields beside "Type".
+                nested = _operator(value["Type"], f"{where}.{key}.Type")
+                rest = {k: v for k, v in value.items() if k != "Type"}
+                kwargs[name] = desc_of(nested, rest, f"{where}.{key}")
             else:
                 kwargs[name] = _attribute(value)
         elif key.endswith("Count"):

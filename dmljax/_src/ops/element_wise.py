@@ -51,6 +51,7 @@ __all__ = [
     "ElementWiseUnary",
     "ElementWiseUnaryNoScaleBias",
     "ScaleBias",
+    "apply_fused_activation",
     "apply_scale_bias",
     "face_dtypes",
 ]
@@ -140,6 +141,38 @@ def _check_scale_bias(desc: Any, *, op: str) -> None:
         )
 
 
+def _check_fused_activation(desc: Any, *, op: str) -> None:
+    activation = getattr(desc, "fused_activation", None)
+    if activation is None:
+        return
+    data_type = desc.output_tensor.data_type
+    if not data_type.is_floating or data_type.dtype.itemsize > 4:
+        raise InvalidArgumentError(
+            op,
+            "fused_activation",
+            f"None for {data_type} outputs (a fused activation needs FLOAT16 or FLOAT32)",
+            type(activation).__name__,
+        )
+    fused_row = _ROW_OF_DESC[type(activation)]
+    if fused_row.check is not None:
+        fused_row.check(activation, f"{op}.fused_activation")
+
+
+def apply_fused_activation(y: jax.Array, activation: Any) -> jax.Array:
+    """``y`` through ``activation`` (an activation desc without tensors), or ``y`` as it is
+    for None: the one helper every operator with a ``FusedActivation`` field calls.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> apply_fused_activation(jnp.array([-2.0, 3.0]), dml.ActivationReluOperatorDesc())
+    Array([0., 3.], dtype=float32)
+    """
+    if activation is None:
+        return y
+    row = _ROW_OF_DESC[type(activation)]
+    values = [getattr(activation, name) for name in row.attributes]
+    return row.formula(y, *row.constants(values, y.dtype, op=type(activation).__name__))
+
+
 # --- The shapes of the descs ---------------------------------------------------------------------
 
 
@@ -197,12 +230,18 @@ class ElementWiseClip1(ElementWiseUnary):
             object.__setattr__(self, name, held)
 
 
-class Activation(contract.OperatorDesc[jax.Array, ArrayLike]):
+# Variadic: the tensors may be left out (a fused activation), though compiled on its own
+# an activation takes exactly one array (its rules refuse a missing tensor).
+class Activation(contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]):
     """The desc of an activation of one tensor without attributes
-    (``DML_ACTIVATION_RELU_OPERATOR_DESC`` and its kin)."""
+    (``DML_ACTIVATION_RELU_OPERATOR_DESC`` and its kin).
 
-    input_tensor: TensorDesc = contract.tensor_field("input")
-    output_tensor: TensorDesc = contract.tensor_field("output")
+    Compiled on its own it needs both tensors; as another operator's fused activation
+    (ADD1's ``fused_activation``) it has neither, as DirectML's pages require.
+    """
+
+    input_tensor: TensorDesc | None = contract.tensor_field("input", default=None)
+    output_tensor: TensorDesc | None = contract.tensor_field("output", default=None)
 
 
 class ActivationAlpha(Activation):
@@ -210,6 +249,34 @@ class ActivationAlpha(Activation):
     and its kin), rounded to float32 when the desc is made."""
 
     alpha: float = contract.attribute(scalars.float32_attribute)
+
+
+def fused_activation_attribute(value: Any, *, op: str, field: str) -> Activation | None:
+    """A ``FusedActivation`` field: None, or an activation desc without tensors."""
+    if value is None:
+        return None
+    if not isinstance(value, Activation):
+        raise ArgumentTypeError(
+            op, field, "None or an activation desc (dml.ActivationReluOperatorDesc(), ...)",
+            repr(value)[:80],
+        )  # fmt: skip
+    if value.input_tensor is not None or value.output_tensor is not None:
+        raise InvalidArgumentError(
+            op,
+            f"{field}.input_tensor",
+            "None: a fused activation reads and writes the operator's own output",
+            "a TensorDesc",
+        )
+    return value
+
+
+class ElementWiseAdd1(ElementWiseBinary):
+    """:class:`ElementWiseBinary` with an optional fused activation applied to the sum
+    (``DML_ELEMENT_WISE_ADD1_OPERATOR_DESC``)."""
+
+    fused_activation: Activation | None = contract.attribute(
+        fused_activation_attribute, default=None
+    )
 
 
 _ARITIES: dict[type, int] = {
@@ -220,10 +287,12 @@ _ARITIES: dict[type, int] = {
     ElementWiseClip1: 1,
     Activation: 1,
     ActivationAlpha: 1,
+    ElementWiseAdd1: 2,
 }
 _FACE_NAMES = {ElementWiseUnary: ("x",), ElementWiseUnaryNoScaleBias: ("x",),
                ElementWiseBinary: ("a", "b"), ElementWiseClip: ("x",),
-               ElementWiseClip1: ("x",), Activation: ("x",), ActivationAlpha: ("x",)}  # fmt: skip
+               ElementWiseClip1: ("x",), Activation: ("x",), ActivationAlpha: ("x",),
+               ElementWiseAdd1: ("a", "b")}  # fmt: skip
 # The attributes each shape's formula takes, after the arrays, in the face's order.
 _ATTRIBUTES: dict[type, tuple[str, ...]] = {ElementWiseClip: ("min", "max"),
                                            ElementWiseClip1: ("min", "max"),
@@ -719,6 +788,21 @@ ROWS: tuple[ElementWise, ...] = (
         notes="Integers wrap (two's complement).",
     ),
     ElementWise(
+        "ADD1",
+        ElementWiseAdd1,
+        lax.add,
+        (fl.band(FL.FL_2_0, (4, 5), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        face="add",
+        served_by="ADD",
+        example=("float32", ([1.0, 2.0], [0.5, -3.0]), "Array([ 1.5, -1. ], dtype=float32)"),
+        page="f(a, b) = a + b, then the fused activation",
+        reference=_float64_then_round(np.add),
+        linear=True,
+        notes="ADD with an optional fused activation (fused_activation, an activation desc "
+        "without tensors) applied to the sum, for FLOAT16 and FLOAT32 outputs; its "
+        "functional face is ADD's, dml.add, followed by the activation's face.",
+    ),
+    ElementWise(
         "SUBTRACT",
         ElementWiseBinary,
         lax.sub,
@@ -855,7 +939,13 @@ def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
     def rules(desc: Any, level: FL) -> None:
         del level
         op = type(desc).__name__
+        for field in contract.tensor_fields(type(desc)):
+            if getattr(desc, field.name) is None:  # an activation's, left out to be fused
+                raise InvalidArgumentError(
+                    op, field.name, "a TensorDesc (only a fused activation has none)", "None"
+                )
         _check_scale_bias(desc, op=op)
+        _check_fused_activation(desc, op=op)
         if row.check is not None:
             row.check(desc, op)
         (first, tensor), *others = contract.bound_tensors(desc, contract.Role.INPUT)
@@ -875,11 +965,13 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
         scale_bias = getattr(desc, "scale_bias", None)
         values = [getattr(desc, name) for name in row.attributes]
         constants = row.constants(values, desc.output_tensor.dtype, op=type(desc).__name__)
-        if (scale_bias is None or scale_bias.is_identity) and not constants:
+        activation = getattr(desc, "fused_activation", None)
+        if (scale_bias is None or scale_bias.is_identity) and not constants and not activation:
             return row.formula
 
         def scaled(*xs: jax.Array) -> jax.Array:
-            return row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
+            y = row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
+            return apply_fused_activation(y, activation)
 
         return scaled
 
@@ -1088,6 +1180,9 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
 
 
 _DECLARED = {row.name: _declare(row) for row in ROWS}
+_ROW_OF_DESC: dict[type, ElementWise] = {
+    desc: row for row, (desc, _) in zip(ROWS, _DECLARED.values(), strict=True)
+}
 DESCS: dict[str, type] = {name: desc for name, (desc, _) in _DECLARED.items()}
 """Each row's desc class, by the row's name (``DESCS["ADD"]`` is ``ElementWiseAddOperatorDesc``)."""
 FAMILY: tuple[contract.Operator[Any], ...] = tuple(op for _, op in _DECLARED.values())

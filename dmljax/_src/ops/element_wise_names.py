@@ -15,6 +15,7 @@ from dmljax._src.ops.element_wise import (
     FUNCTIONS,
     Activation,
     ActivationAlpha,
+    ElementWiseAdd1,
     ElementWiseBinary,
     ElementWiseClip,
     ElementWiseClip1,
@@ -27,6 +28,7 @@ __all__ = [
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
+    "ElementWiseAdd1OperatorDesc",
     "ElementWiseAddOperatorDesc",
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
@@ -61,6 +63,7 @@ ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ELU"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
+ElementWiseAdd1OperatorDesc: type[ElementWiseAdd1] = DESCS["ADD1"]
 ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["CLIP1"]

@@ -74,6 +74,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
         (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
+    "ADD1": _table((_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     "SUBTRACT": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -188,6 +189,15 @@ _WORKED: dict[
         {"ATensor": ("UINT32", [4294967295, 1, 2, 3]), "BTensor": ("UINT32", [1, 2, 3, 4])},
         ("UINT32", [0, 3, 5, 7]),
         "UINT32 sums wrap: 4294967295 + 1 is 0.",
+    ),
+    "ADD1": (
+        {"FusedActivation": {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.5}},
+        {
+            "ATensor": ("FLOAT32", [1.0, -2.0, 3.0, -8.0]),
+            "BTensor": ("FLOAT32", [1.0, 0.0, -5.0, 2.0]),
+        },
+        ("FLOAT32", [2.0, -1.0, -1.0, -3.0]),
+        "The sums 2, -2, -2, -6 through the fused LEAKY_RELU with alpha 0.5.",
     ),
     "SUBTRACT": (
         {},

@@ -38,6 +38,7 @@ __all__ = [
     "ElementWiseIdentityOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
+    "ElementWiseSqrtOperatorDesc",
     "ElementWiseSubtractOperatorDesc",
     "abs",
     "add",
@@ -51,6 +52,7 @@ __all__ = [
     "multiply",
     "negative",
     "relu",
+    "sqrt",
     "subtract",
 ]
 
@@ -73,6 +75,7 @@ ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
+ElementWiseSqrtOperatorDesc: type[ElementWiseUnary] = DESCS["SQRT"]
 ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
 
 abs: Unary = FUNCTIONS["abs"]
@@ -87,4 +90,5 @@ leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 relu: Unary = FUNCTIONS["relu"]
+sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]

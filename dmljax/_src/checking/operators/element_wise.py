@@ -66,6 +66,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "CEIL": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     "FLOOR": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "SQRT": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     "NEGATE": _table((_FL.FL_5_0, (1, 8), FLOATS | _SIGNED | {_T.INT64})),
     "ADD": _table(
         (_FL.FL_1_0, (4, 5), FLOATS),
@@ -177,6 +178,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-_INF, 0.0, 1.5, -0.0])},
         ("FLOAT32", [-2.0, 0.0, 1.5, -0.0]),
         "2 * (exp(-inf) - 1) is -2; x >= 0 is x itself, -0.0 included.",
+    ),
+    "SQRT": (
+        {},
+        {"InputTensor": ("FLOAT32", [16.0, 0.25, -0.0, -1.0])},
+        ("FLOAT32", [4.0, 0.5, -0.0, _NAN]),
+        "IEEE's square root: sqrt(-0.0) is -0.0, a negative gives NaN.",
     ),
     "NEGATE": (
         {},
@@ -320,11 +327,14 @@ def _sweep_of(row: ElementWise) -> Any:
 def _operand(
     rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], row: ElementWise, i: int
 ) -> np.ndarray:
-    """Small integers (exact in every dtype); a divisor is never 0 for floats (the
-    derivative checks need finite values; tests/test_element_wise.py draws the rest)."""
+    """Small integers (exact in every dtype); a divisor is never 0 for floats, and a
+    square root's operand at least 1 (the derivative checks need finite values;
+    tests/test_element_wise.py draws the rest)."""
     values = sweeps.draw_values(rng, shape, dtype)
     if row.name == "DIVIDE" and i == 1 and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
+    if row.name == "SQRT":  # inside the domain, away from 0's infinite derivative
+        values = (np.abs(values.astype(np.float64)) + 1).astype(dtype)
     return values
 
 
@@ -356,9 +366,9 @@ def _support_case_of(row: ElementWise) -> Any:
         fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
         values = _SUPPORT_VALUES[: len(row.attributes)]
         desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, values))
-        inputs = tuple(
-            data_of(sizes, data_type) + (1 if row.name == "DIVIDE" else 0) for _ in range(row.arity)
-        )
+        data = data_of(sizes, data_type)
+        data = data + 1 if row.name == "DIVIDE" else data * data if row.name == "SQRT" else data
+        inputs = (data,) * row.arity  # squares: their roots are exact in every type
         return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
 
     return support_case

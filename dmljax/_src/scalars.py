@@ -19,7 +19,14 @@ from dmljax._src.arguments import ExactFloat, static_number
 from dmljax._src.dtypes import DataType
 from dmljax.errors import InvalidArgumentError
 
-__all__ = ["data_type_attribute", "exact_value", "float32_attribute", "truncated_value", "value_in"]
+__all__ = [
+    "data_type_attribute",
+    "exact_value",
+    "float32_attribute",
+    "require_union_type",
+    "truncated_value",
+    "value_in",
+]
 
 
 def float32_attribute(value: Any, *, op: str, field: str) -> float:
@@ -40,6 +47,16 @@ def float32_attribute(value: Any, *, op: str, field: str) -> float:
 def data_type_attribute(value: Any, *, op: str, field: str) -> DataType:
     """A ``DML_TENSOR_DATA_TYPE`` field (PADDING1's ``PaddingValueDataType``)."""
     return DataType.coerce(value, op=op, field=field)
+
+
+def require_union_type(desc: Any, field: str, *, op: str) -> None:
+    """A ``DML_SCALAR_UNION``'s data type ``field`` (PADDING1's ``PaddingValueDataType``,
+    CLIP1's ``MinMaxDataType``) is the output's, as every page with one requires."""
+    data_type = getattr(desc, field)
+    if data_type != desc.output_tensor.data_type:
+        raise InvalidArgumentError(
+            op, field, f"output_tensor.data_type ({desc.output_tensor.data_type})", str(data_type)
+        )
 
 
 def value_in(value: int | float, dtype: Any, *, op: str, field: str) -> np.ndarray:

@@ -32,7 +32,6 @@ from dmljax._src.ops.diagonal_matrix import (
     generated_diagonal_matrix,
 )
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import InvalidArgumentError
 
 __all__ = ["DIAGONAL_MATRIX1", "DiagonalMatrix1OperatorDesc"]
 
@@ -85,13 +84,7 @@ def _diagonal1_rules(desc: DiagonalMatrix1OperatorDesc, level: FL) -> None:
     for field in ("diagonal_fill_begin", "diagonal_fill_end"):
         rules.require_c_int(getattr(desc, field), signed=True, op=op, field=field)
     check_matrix_sizes(desc.output_tensor.sizes, op=op, field="output_tensor.sizes")
-    if desc.value_data_type != desc.output_tensor.data_type:
-        raise InvalidArgumentError(
-            op,
-            "value_data_type",
-            f"output_tensor.data_type ({desc.output_tensor.data_type})",
-            str(desc.value_data_type),
-        )
+    scalars.require_union_type(desc, "value_data_type", op=op)
 
 
 def _diagonal1_output_sizes(desc: DiagonalMatrix1OperatorDesc) -> tuple[tuple[int, ...], str]:

@@ -584,13 +584,7 @@ def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.
 
 
 def _check_clip1(desc: Any, op: str) -> None:
-    if desc.min_max_data_type != desc.output_tensor.data_type:
-        raise InvalidArgumentError(
-            op,
-            "min_max_data_type",
-            f"output_tensor.data_type ({desc.output_tensor.data_type})",
-            str(desc.min_max_data_type),
-        )
+    scalars.require_union_type(desc, "min_max_data_type", op=op)
 
 
 def _reference_clip1(x: np.ndarray, low: Any, high: Any) -> np.ndarray:

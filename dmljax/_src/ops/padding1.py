@@ -20,7 +20,6 @@ from dmljax._src.node_call import NodeCall
 from dmljax._src.ops import padding
 from dmljax._src.ops.padding import PaddingMode
 from dmljax._src.tensor_desc import TensorDesc
-from dmljax.errors import InvalidArgumentError
 
 __all__ = ["PADDING1", "Padding1OperatorDesc"]
 
@@ -70,13 +69,7 @@ class Padding1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
 
 def _padding1_rules(desc: Padding1OperatorDesc, level: FL) -> None:
     padding.check_padding(desc, level)
-    if desc.padding_value_data_type != desc.output_tensor.data_type:
-        raise InvalidArgumentError(
-            type(desc).__name__,
-            "padding_value_data_type",
-            f"output_tensor.data_type ({desc.output_tensor.data_type})",
-            str(desc.padding_value_data_type),
-        )
+    scalars.require_union_type(desc, "padding_value_data_type", op=type(desc).__name__)
 
 
 def _lower_padding1(desc: Padding1OperatorDesc, options: contract.LoweringOptions) -> Any:

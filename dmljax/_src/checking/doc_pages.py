@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
 import math
 import re
 import types
@@ -464,7 +465,7 @@ def _element_wise_porting() -> str:
     for row in ROWS:
         if row.served_by:
             continue  # its server's face, on the server's row
-        names = (("x",) if row.arity == 1 else ("a", "b")) + row.attributes
+        names = tuple(inspect.signature(element_wise.FUNCTIONS[row.face]).parameters)
         face = f"`dml.{row.face}({', '.join(names)})`"
         namesake = row.namesake
         common = "mixed dtypes are refused (jnp promotes)" if row.arity > 1 else ""

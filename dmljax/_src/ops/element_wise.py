@@ -279,24 +279,28 @@ class ElementWiseAdd1(ElementWiseBinary):
     )
 
 
-_ARITIES: dict[type, int] = {
-    ElementWiseUnary: 1,
-    ElementWiseUnaryNoScaleBias: 1,
-    ElementWiseBinary: 2,
-    ElementWiseClip: 1,
-    ElementWiseClip1: 1,
-    Activation: 1,
-    ActivationAlpha: 1,
-    ElementWiseAdd1: 2,
-}
-_FACE_NAMES = {ElementWiseUnary: ("x",), ElementWiseUnaryNoScaleBias: ("x",),
-               ElementWiseBinary: ("a", "b"), ElementWiseClip: ("x",),
-               ElementWiseClip1: ("x",), Activation: ("x",), ActivationAlpha: ("x",),
-               ElementWiseAdd1: ("a", "b")}  # fmt: skip
-# The attributes each shape's formula takes, after the arrays, in the face's order.
-_ATTRIBUTES: dict[type, tuple[str, ...]] = {ElementWiseClip: ("min", "max"),
-                                           ElementWiseClip1: ("min", "max"),
-                                           ActivationAlpha: ("alpha",)}  # fmt: skip
+# Attribute fields the family applies itself (to the inputs, to the result) or that type
+# another field: the formula's own attributes are the shape's others, in declaration order.
+_NOT_FORMULA_ATTRIBUTES = frozenset({"scale_bias", "fused_activation", "min_max_data_type"})
+
+
+def _arity(shape: type) -> int:
+    return len(contract.tensor_fields(shape, contract.Role.INPUT))
+
+
+def _face_names(shape: type) -> tuple[str, ...]:
+    """The face's array parameters: ``x``, or ``a`` and ``b`` (jax.numpy's names)."""
+    return ("x",) if _arity(shape) == 1 else ("a", "b")
+
+
+def _formula_attributes(shape: type) -> tuple[str, ...]:
+    """The attributes the shape's formula takes after the arrays (the face's statics)."""
+    tensors = {f.name for f in contract.tensor_fields(shape)}
+    return tuple(
+        f.name
+        for f in dataclasses.fields(shape)
+        if f.name not in tensors and f.name not in _NOT_FORMULA_ATTRIBUTES
+    )
 
 
 def clip_bound(value: float, dtype: Any) -> np.ndarray:
@@ -413,12 +417,12 @@ class ElementWise:
     @property
     def arity(self) -> int:
         """How many input tensors ``f`` takes."""
-        return _ARITIES[self.shape]
+        return _arity(self.shape)
 
     @property
     def attributes(self) -> tuple[str, ...]:
         """The desc attributes ``f`` takes after the arrays (the face's statics)."""
-        return _ATTRIBUTES.get(self.shape, ())
+        return _formula_attributes(self.shape)
 
     def constants(self, values: Sequence[Any], dtype: Any, *, op: str) -> tuple[np.ndarray, ...]:
         """The attributes' ``values`` as the formula's constants of ``dtype``."""
@@ -1026,7 +1030,7 @@ def _same_dtype(arrays: Sequence[jax.Array], names: Sequence[str], *, op: str) -
 
 
 def _face_of(row: ElementWise) -> faces.FunctionalFace:
-    names = _FACE_NAMES[row.shape]
+    names = _face_names(row.shape)
     op = f"dmljax.{row.face}"
     allowed = face_dtypes(row)
 

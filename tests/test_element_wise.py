@@ -193,6 +193,35 @@ def test_scale_bias_applies_to_the_input_first_in_float32(name, dtype):
     assert either.all(), (got, row.reference(separate), row.reference(fused))
 
 
+@pytest.mark.parametrize("bias", [0.0, -0.0])
+def test_a_zero_bias_adds_as_ieee_adds_under_jit(bias):
+    # -0.0 * 2 + 0.0 is 0.0 and -0.0 * 2 + -0.0 is -0.0; XLA deletes an added 0.0.
+    tensor = dml.TensorDesc(data_type=T.FLOAT32, sizes=(3,))
+    desc = dml.ElementWiseRecipOperatorDesc(
+        input_tensor=tensor, output_tensor=tensor, scale_bias=dml.ScaleBias(2.0, bias)
+    )
+    got = np.asarray(jax.jit(dml.compile_operator(desc))(jnp.array([-0.0, 0.0, 0.25])))
+    sign = -1.0 if np.signbit(bias) else 1.0
+    np.testing.assert_array_equal(got, [sign * np.inf, np.inf, 2.0])
+
+
+def test_max_and_min_ignore_a_nan_operand_and_mean_never_forms_the_sum():
+    nan = jnp.float32(jnp.nan)
+    a, b = jnp.array([nan, 1.0, nan, -0.0]), jnp.array([2.0, nan, nan, 0.0])
+    for function in (dml.maximum, jax.jit(dml.maximum)):
+        np.testing.assert_array_equal(function(a, b), [2.0, 1.0, np.nan, 0.0])
+        assert not np.signbit(function(a, b)[3])
+    np.testing.assert_array_equal(dml.minimum(a, b), [2.0, 1.0, np.nan, -0.0])
+    assert np.signbit(dml.minimum(a, b)[3])
+    big = np.array([2147483647, -2147483648, -2147483648, -3], np.int32)
+    other = np.array([2147483647, -2147483648, 2147483647, 0], np.int32)
+    np.testing.assert_array_equal(jax.jit(dml.mean)(big, other), [2147483647, -2147483648, 0, -1])
+    np.testing.assert_array_equal(
+        dml.mean(np.array([4294967295, 3], np.uint32), np.array([4294967295, 0], np.uint32)),
+        [4294967295, 1],
+    )
+
+
 def test_scale_bias_is_coerced_from_its_spellings_and_refused_on_integers():
     tensor = dml.TensorDesc(data_type=T.INT32, sizes=(2,))
     desc: Any = dml.ElementWiseAbsOperatorDesc  # called with loose spellings, as JSON gives

@@ -76,9 +76,10 @@ class ScaleBias:
     bias: float = 0.0
 
     def __post_init__(self) -> None:
+        # Held as ExactFloat: compile_operator's cache then tells a bias of -0.0 from 0.0.
         for name in ("scale", "bias"):
             value = scalars.float32_attribute(getattr(self, name), op="ScaleBias", field=name)
-            object.__setattr__(self, name, float(value))
+            object.__setattr__(self, name, value)
 
     @property
     def is_identity(self) -> bool:
@@ -121,7 +122,12 @@ def apply_scale_bias(x: jax.Array, scale_bias: ScaleBias | None) -> jax.Array:
         return x
     wide = jnp.promote_types(x.dtype, jnp.float32)
     scale, bias = np.asarray(scale_bias.scale, wide), np.asarray(scale_bias.bias, wide)
-    return (x.astype(wide) * scale + bias).astype(x.dtype)
+    y = x.astype(wide) * scale
+    if bias == 0 and not np.signbit(bias):
+        # IEEE: -0.0 + 0.0 is 0.0. XLA's simplifier deletes an added 0.0 as if it left
+        # every value as it is, so the zero's sign is set here instead.
+        return jnp.where(y == 0, np.zeros((), wide), y).astype(x.dtype)
+    return (y + bias).astype(x.dtype)
 
 
 def _check_scale_bias(desc: Any, *, op: str) -> None:
@@ -441,6 +447,8 @@ _INTS_32_64 = frozenset({_T.INT64, _T.INT32, _T.UINT64, _T.UINT32})
 _FLOATS = fl.FLOATS_16_32
 _INTS_8_32 = fl.INTEGERS_8_32
 _INTS_8_64 = fl.INTEGERS_8_32 | frozenset({_T.INT64, _T.UINT64})
+_INTS_64 = frozenset({_T.INT64, _T.UINT64})
+_TYPES_8_32 = _FLOATS | _INTS_8_32
 
 # The bands of ADD, SUBTRACT and MULTIPLY, which DirectML widened together.
 _ARITHMETIC_BANDS = (
@@ -551,6 +559,63 @@ def _ieee(op: Callable[..., Any], prefer_sign: bool) -> Callable[..., np.ndarray
 
 _maximum = _ieee(np.maximum, prefer_sign=False)
 _minimum = _ieee(np.minimum, prefer_sign=True)
+# IEEE 754-2019's maximumNumber and minimumNumber: a NaN is missing data, the other operand
+# the result (NumPy's fmax and fmin; zeros ordered as above).
+_maximum_number = _ieee(np.fmax, prefer_sign=False)
+_minimum_number = _ieee(np.fmin, prefer_sign=True)
+
+
+def _number_of(op: Callable[[jax.Array, jax.Array], jax.Array]) -> Callable[..., jax.Array]:
+    """XLA's ``max`` or ``min`` (which orders -0.0 below 0.0) with a NaN operand ignored:
+    HLSL's ``max`` and ``min``, which DirectML's shaders run, return the other operand
+    (NaN only where both are)."""
+
+    def number(a: jax.Array, b: jax.Array) -> jax.Array:
+        if not jnp.issubdtype(a.dtype, jnp.floating):
+            return op(a, b)
+        return op(jnp.where(jnp.isnan(a), b, a), jnp.where(jnp.isnan(b), a, b))
+
+    return number
+
+
+def _mean(a: jax.Array, b: jax.Array) -> jax.Array:
+    """``(a + b) / 2``. Floats: the sum rounded, then halved (16-bit floats in float32,
+    where the sum is exact). Integers: the exact mean truncated toward zero (as DIVIDE
+    truncates), computed without the sum, which may not fit the type."""
+    if jnp.issubdtype(a.dtype, jnp.floating):
+        return _in_float32(lambda x, y: (x + y) * np.asarray(0.5, x.dtype), arity=2)(a, b)
+    one = np.asarray(1, a.dtype)
+    odd = (a ^ b) & one  # the sum's lowest bit
+    floor = (a >> one) + (b >> one) + (a & b & one)  # arithmetic shifts for signed types
+    if jnp.issubdtype(a.dtype, jnp.signedinteger):  # a negative odd sum rounds up to trunc
+        return floor + (odd & (floor < 0).astype(a.dtype))
+    return floor
+
+
+def _reference_mean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if np.issubdtype(a.dtype, np.integer):
+        sums = [int(x) + int(y) for x, y in zip(a.ravel(), b.ravel(), strict=True)]
+        out = [abs(s) // 2 * (1 if s >= 0 else -1) for s in sums]
+        return np.array(out, a.dtype).reshape(a.shape)
+    wide = np.float32 if a.dtype.itemsize < 4 else a.dtype
+    with np.errstate(all="ignore"):
+        total = a.astype(wide) + b.astype(wide)
+        return (total * np.asarray(0.5, wide)).astype(a.dtype)
+
+
+def _difference_square(a: jax.Array, b: jax.Array) -> jax.Array:
+    """``(a - b) * (a - b)``: the difference rounded, then squared (16-bit floats in
+    float32, where both are exact)."""
+    return _in_float32(lambda x, y: lax.square(x - y), arity=2)(a, b)
+
+
+def _reference_difference_square(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if np.issubdtype(a.dtype, np.integer):
+        return _wrapping(lambda x, y: (x - y) * (x - y))(a, b)
+    wide = np.float32 if a.dtype.itemsize < 4 else a.dtype
+    with np.errstate(all="ignore"):
+        difference = a.astype(wide) - b.astype(wide)
+        return (difference * difference).astype(a.dtype)
 
 
 def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
@@ -598,14 +663,17 @@ def _reference_clip1(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
     return _maximum(held[0], _minimum(x, held[1]))
 
 
-def _in_float32(formula: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
-    """``formula`` computed in float32 for 16-bit floats and rounded once to their type (as
-    a ScaleBias is): an activation's float32 attribute then acts at full precision."""
+def _in_float32(formula: Callable[..., jax.Array], arity: int = 1) -> Callable[..., jax.Array]:
+    """``formula`` of ``arity`` arrays computed in float32 for 16-bit floats and rounded
+    once to their type (as a ScaleBias is): an activation's float32 attribute then acts at
+    full precision, and a sum of two float16 values is exact before it is halved."""
 
-    def wide(x: jax.Array, *constants: Any) -> jax.Array:
-        if x.dtype.itemsize >= 4 or not jnp.issubdtype(x.dtype, jnp.floating):
-            return formula(x, *constants)
-        return formula(x.astype(jnp.float32), *constants).astype(x.dtype)
+    def wide(*args: Any) -> jax.Array:
+        xs, constants = args[:arity], args[arity:]
+        dtype = xs[0].dtype
+        if dtype.itemsize >= 4 or not jnp.issubdtype(dtype, jnp.floating):
+            return formula(*xs, *constants)
+        return formula(*(x.astype(jnp.float32) for x in xs), *constants).astype(dtype)
 
     return wide
 
@@ -644,6 +712,12 @@ _ACTIVATION_BANDS = (
 
 # CEIL and FLOOR: 4-D floats, then any rank from FL 3_0; both step functions.
 _ROUNDING_BANDS = (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS))
+_MIN_MAX_BANDS = (
+    fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+    fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32),
+    fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32),
+    fl.band(FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+)
 _STAIRCASE = "a staircase: its derivative is 0 and finite differences straddle its steps"
 
 ROWS: tuple[ElementWise, ...] = (
@@ -939,6 +1013,104 @@ ROWS: tuple[ElementWise, ...] = (
         "Integer quotients truncate toward zero (the page); a / 0 has every bit set "
         "(-1, or the unsigned maximum) and MIN / -1 wraps to MIN (dmljax's definition: the "
         "page is silent, and XLA leaves both to the backend).",
+    ),
+    ElementWise(
+        "MAX",
+        ElementWiseBinary,
+        _number_of(lax.max),
+        _MIN_MAX_BANDS,
+        face="maximum",
+        example=(
+            "float32",
+            ([1.0, -0.0, 3.0], [2.0, 0.0, -1.0]),
+            "Array([2., 0., 3.], dtype=float32)",
+        ),
+        page="f(a, b) = max(a, b)",
+        reference=_maximum_number,
+        differs="a NaN operand is ignored, as `jnp.fmax` ignores it (NaN only where both "
+        "are); of two zeros, 0.0",
+        not_smooth="a corner where a == b, where finite differences straddle it",
+        notes="HLSL's max, which DirectML's shaders run: a NaN operand gives the other "
+        "operand (IEEE 754-2019's maximumNumber), NaN only where both are; dmljax orders "
+        "-0.0 below 0.0, where HLSL may return either.",
+    ),
+    ElementWise(
+        "MIN",
+        ElementWiseBinary,
+        _number_of(lax.min),
+        _MIN_MAX_BANDS,
+        face="minimum",
+        example=("int8", ([-128, 5, 7], [3, -2, 7]), "Array([-128,   -2,    7], dtype=int8)"),
+        page="f(a, b) = min(a, b)",
+        reference=_minimum_number,
+        differs="a NaN operand is ignored, as `jnp.fmin` ignores it (NaN only where both "
+        "are); of two zeros, -0.0",
+        not_smooth="a corner where a == b, where finite differences straddle it",
+        notes="HLSL's min, which DirectML's shaders run: a NaN operand gives the other "
+        "operand (IEEE 754-2019's minimumNumber), NaN only where both are; dmljax orders "
+        "-0.0 below 0.0, where HLSL may return either.",
+    ),
+    ElementWise(
+        "MEAN",
+        ElementWiseBinary,
+        _mean,
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS | _INTS_32),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS | _INTS_32),
+        ),
+        face="mean",
+        namesake=False,
+        example=(
+            "int32",
+            (
+                [7, -7, 2147483647],
+                [2, 2, 2147483647],
+            ),
+            "Array([         4,         -2, 2147483647], dtype=int32)",
+        ),
+        page="f(a, b) = (a + b) / 2",
+        reference=_reference_mean,
+        linear=True,
+        differs="`jnp.mean` reduces one array; this is the mean of two, element by element",
+        notes="Float sums are rounded and then halved: float32 sums beyond its range are "
+        "infinite (the page's formula), FLOAT16 ones are exact in float32 and the mean "
+        "rounds once. Integer means are exact, truncated toward zero as DIVIDE truncates "
+        "(dmljax's definition, without the sum's overflow: the page is silent).",
+    ),
+    ElementWise(
+        "DIFFERENCE_SQUARE",
+        ElementWiseBinary,
+        _difference_square,
+        (fl.band(FL.FL_3_1, (1, 8), _FLOATS | _INTS_32),),
+        face="difference_square",
+        namesake=False,
+        example=(
+            "float32",
+            ([3.0, -1.5, 0.5], [1.0, 1.5, 0.25]),
+            "Array([4.    , 9.    , 0.0625], dtype=float32)",
+        ),
+        page="f(a, b) = (a - b) * (a - b)",
+        reference=_reference_difference_square,
+        notes="Float differences are rounded and then squared (FLOAT16 ones in float32, "
+        "where both are exact, rounded once); integers wrap (two's complement).",
+    ),
+    ElementWise(
+        "RECIP",
+        ElementWiseUnary,
+        lambda x: lax.div(np.asarray(1, x.dtype), x),
+        _ROUNDING_BANDS,
+        face="reciprocal",
+        example=(
+            "float32",
+            ([2.0, -0.0, 3.0],),
+            "Array([0.5       ,       -inf, 0.33333334], dtype=float32)",
+        ),
+        page="f(x) = 1 / x",
+        reference=_float64_then_round(lambda x: 1.0 / x),
+        ulps=1,
+        notes="IEEE's division: 1 / 0.0 is inf and 1 / -0.0 is -inf. Correctly rounded on "
+        "the CPU; within 1 ulp on a GPU, where XLA divides as DIVIDE's note says.",
     ),
 )
 """Every element-wise operator dmljax implements, one row each."""

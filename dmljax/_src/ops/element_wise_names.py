@@ -33,24 +33,34 @@ __all__ = [
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
     "ElementWiseClipOperatorDesc",
+    "ElementWiseDifferenceSquareOperatorDesc",
     "ElementWiseDivideOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
+    "ElementWiseMaxOperatorDesc",
+    "ElementWiseMeanOperatorDesc",
+    "ElementWiseMinOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
+    "ElementWiseRecipOperatorDesc",
     "ElementWiseSqrtOperatorDesc",
     "ElementWiseSubtractOperatorDesc",
     "abs",
     "add",
     "ceil",
     "clip",
+    "difference_square",
     "divide",
     "elu",
     "floor",
     "identity",
     "leaky_relu",
+    "maximum",
+    "mean",
+    "minimum",
     "multiply",
     "negative",
+    "reciprocal",
     "relu",
     "sqrt",
     "subtract",
@@ -70,11 +80,16 @@ ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["CLIP1"]
 ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["CLIP"]
+ElementWiseDifferenceSquareOperatorDesc: type[ElementWiseBinary] = DESCS["DIFFERENCE_SQUARE"]
 ElementWiseDivideOperatorDesc: type[ElementWiseBinary] = DESCS["DIVIDE"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
+ElementWiseMaxOperatorDesc: type[ElementWiseBinary] = DESCS["MAX"]
+ElementWiseMeanOperatorDesc: type[ElementWiseBinary] = DESCS["MEAN"]
+ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
+ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["RECIP"]
 ElementWiseSqrtOperatorDesc: type[ElementWiseUnary] = DESCS["SQRT"]
 ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
 
@@ -82,13 +97,18 @@ abs: Unary = FUNCTIONS["abs"]
 add: Binary = FUNCTIONS["add"]
 ceil: Unary = FUNCTIONS["ceil"]
 clip: Bounded = FUNCTIONS["clip"]
+difference_square: Binary = FUNCTIONS["difference_square"]
 divide: Binary = FUNCTIONS["divide"]
 elu: Parameterized = FUNCTIONS["elu"]
 floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
+maximum: Binary = FUNCTIONS["maximum"]
+mean: Binary = FUNCTIONS["mean"]
+minimum: Binary = FUNCTIONS["minimum"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
+reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
 sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]

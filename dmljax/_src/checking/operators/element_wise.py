@@ -116,6 +116,25 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_1, (1, 8), _TYPES_8_32),
         (_FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
+    "MAX": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "MIN": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
+    "MEAN": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
+        (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
+    ),
+    "DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
+    "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
 }
 
 _NAN, _INF = float("nan"), float("inf")
@@ -228,6 +247,49 @@ _WORKED: dict[
         "Integer quotients truncate toward zero; 5 / 0 has every bit set (-1) and "
         "-2147483648 / -1 wraps, as dmljax defines them.",
     ),
+    "MAX": (
+        {},
+        {
+            "ATensor": ("FLOAT32", [1.0, _NAN, -0.0, _NAN]),
+            "BTensor": ("FLOAT32", [-2.0, 3.0, 0.0, _NAN]),
+        },
+        ("FLOAT32", [1.0, 3.0, 0.0, _NAN]),
+        "A NaN operand gives the other operand (HLSL's max), NaN only where both are; 0.0 "
+        "is above -0.0.",
+    ),
+    "MIN": (
+        {},
+        {
+            "ATensor": ("FLOAT16", [1.0, _NAN, 0.0, -_INF]),
+            "BTensor": ("FLOAT16", [-2.0, 3.0, -0.0, _NAN]),
+        },
+        ("FLOAT16", [-2.0, 3.0, -0.0, -_INF]),
+        "A NaN operand gives the other operand (HLSL's min); -0.0 is below 0.0.",
+    ),
+    "MEAN": (
+        {},
+        {
+            "ATensor": ("INT32", [2147483647, -7, -1, 6]),
+            "BTensor": ("INT32", [2147483647, 2, 0, 3]),
+        },
+        ("INT32", [2147483647, -2, 0, 4]),
+        "Exact integer means truncated toward zero: the sum 4294967294 does not fit INT32 "
+        "and is never formed; -5 / 2 is -2, 9 / 2 is 4.",
+    ),
+    "DIFFERENCE_SQUARE": (
+        {},
+        {"ATensor": ("UINT32", [1, 5, 70000, 0]), "BTensor": ("UINT32", [3, 5, 0, 1])},
+        ("UINT32", [4, 0, 605032704, 1]),
+        "1 - 3 wraps to 4294967294, whose square wraps to 4; 70000**2 is 4900000000, "
+        "which wraps to 605032704.",
+    ),
+    "RECIP": (
+        {"ScaleBias": {"Scale": 2, "Bias": 0}},
+        {"InputTensor": ("FLOAT32", [0.25, -0.0, _INF, -1.0])},
+        ("FLOAT32", [2.0, _INF, 0.0, -0.5]),
+        "1 / (2x + 0): -0.0 * 2 + 0 is 0.0 (IEEE's sum of two zeros), whose reciprocal is "
+        "inf; 1 / inf is 0.0.",
+    ),
 }
 
 
@@ -327,11 +389,12 @@ def _sweep_of(row: ElementWise) -> Any:
 def _operand(
     rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], row: ElementWise, i: int
 ) -> np.ndarray:
-    """Small integers (exact in every dtype); a divisor is never 0 for floats, and a
-    square root's operand at least 1 (the derivative checks need finite values;
-    tests/test_element_wise.py draws the rest)."""
+    """Small integers (exact in every dtype); a divisor (DIVIDE's b, RECIP's x) is never 0
+    for floats, and a square root's operand at least 1 (the derivative checks need finite
+    values; tests/test_element_wise.py draws the rest)."""
     values = sweeps.draw_values(rng, shape, dtype)
-    if row.name == "DIVIDE" and i == 1 and jnp.issubdtype(dtype, jnp.floating):
+    divisor = (row.name == "DIVIDE" and i == 1) or row.name == "RECIP"
+    if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
     if row.name == "SQRT":  # inside the domain, away from 0's infinite derivative
         values = (np.abs(values.astype(np.float64)) + 1).astype(dtype)
@@ -391,6 +454,11 @@ _JNP = {
     "relu": jax.nn.relu,
     "leaky_relu": jax.nn.leaky_relu,
     "elu": jax.nn.elu,
+    # DirectML's MAX and MIN ignore a NaN operand: jnp's functions that do are fmax, fmin.
+    "maximum": jnp.fmax,
+    "minimum": jnp.fmin,
+    "mean": lambda a, b: (a + b) * 0.5,
+    "difference_square": lambda a, b: jnp.square(a - b),
 }
 # The bench's attributes: a normal sample is clipped on both sides, negatives scaled.
 _BENCH_VALUES = {"min": -0.5, "max": 0.5, "alpha": 0.5}

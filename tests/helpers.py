@@ -65,11 +65,12 @@ DML_INDEX_TYPES = (
 FLUSHED = frozenset({np.dtype(np.float32), np.dtype(jnp.bfloat16)})
 
 
-def flushed(x: np.ndarray) -> np.ndarray:
-    """``x`` with its subnormals made zeros of the same sign, where its type may flush."""
+def flushed(x: np.ndarray, bound: int = 1) -> np.ndarray:
+    """``x`` with its subnormals made zeros of the same sign, where its type may flush
+    (values below ``bound`` smallest normals: a row's ``flush_bound``)."""
     if np.dtype(x.dtype) not in FLUSHED:
         return x
-    tiny = float(jnp.finfo(x.dtype).tiny)
+    tiny = float(jnp.finfo(x.dtype).tiny) * bound
     wide = np.asarray(x, np.float64)
     with np.errstate(invalid="ignore"):
         small = (wide != 0) & (np.abs(wide) < tiny)

@@ -132,13 +132,20 @@ def test_every_doc_example_gives_its_documented_output_on_both_faces(entry):
         assert "also functional face" in outcome.detail
 
 
-def _skip_where_not_smooth(name: str) -> None:
-    """Skips check_grads for an operator (named as DirectML or its examples name it) whose
-    companion says finite differences cannot check it (OperatorChecks.not_smooth)."""
+def _checks_of(name: str) -> OperatorChecks:
+    """The companion of the operator named ``name``, as DirectML or its examples name it."""
     for checks in all_checks().values():
-        names = (checks.operator.name, doc_examples.name_in_examples(checks.operator))
-        if name in names and checks.not_smooth is not None:
-            pytest.skip(f"no check_grads: {checks.not_smooth}")
+        if name in (checks.operator.name, doc_examples.name_in_examples(checks.operator)):
+            return checks
+    raise KeyError(name)
+
+
+def _skip_where_not_smooth(name: str) -> None:
+    """Skips check_grads for an operator whose companion says finite differences cannot
+    check it (OperatorChecks.not_smooth)."""
+    checks = _checks_of(name)
+    if checks.not_smooth is not None:
+        pytest.skip(f"no check_grads: {checks.not_smooth}")
 
 
 def _compiled(entry: Any) -> tuple[doc_examples.DocExample, Any]:
@@ -157,25 +164,40 @@ def _stacked(*trees: Any) -> Any:
     return jax.tree.map(lambda *leaves: np.stack([np.asarray(leaf) for leaf in leaves]), *trees)
 
 
+def _assert_same(got: Any, want: Any, ulps: int) -> None:
+    """Bit for bit, or for an operator whose float results move with the shape of the
+    program (OperatorChecks.ulps), two results each within ``ulps`` of the true one."""
+    if not ulps:
+        chex.assert_trees_all_equal(got, want)
+        return
+    chex.assert_trees_all_equal_shapes_and_dtypes(got, want)
+    for a, b in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
+        if jnp.issubdtype(a.dtype, jnp.floating):
+            assert selftest.within_ulps(a, np.asarray(b), 2 * ulps).all(), (a, b)
+        else:
+            np.testing.assert_array_equal(a, b)
+
+
 @pytest.mark.parametrize("entry", ONE_EXAMPLE_EACH, ids=lambda e: e["id"])
 def test_a_compiled_operator_under_vmap_equals_a_loop(entry):
     example, op = _compiled(entry)
     if not example.inputs:
         pytest.skip("an operator of no input (DIAGONAL_MATRIX) has nothing to batch")
     batch = (example.inputs, _other_values(example.inputs))
+    ulps = _checks_of(entry["op"]).ulps
     loop = _stacked(*(op(*inputs) for inputs in batch))
     columns = tuple(np.stack(column) for column in zip(*batch, strict=True))
-    chex.assert_trees_all_equal(jax.vmap(op)(*columns), loop)
+    _assert_same(jax.vmap(op)(*columns), loop, ulps)
     # Only the first input batched, the others shared by every batch member.
     shared = (columns[0], *example.inputs[1:])
     in_axes = (0, *(None for _ in example.inputs[1:]))
     loop = _stacked(*(op(x, *example.inputs[1:]) for x in columns[0]))
-    chex.assert_trees_all_equal(jax.vmap(op, in_axes=in_axes)(*shared), loop)
+    _assert_same(jax.vmap(op, in_axes=in_axes)(*shared), loop, ulps)
     # vmap of vmap, the batch axis last.
     last = tuple(np.moveaxis(column, 0, -1)[None] for column in columns)
     nested = jax.vmap(jax.vmap(op, in_axes=-1, out_axes=-1))(*last)
     loop = _stacked(*(op(*inputs) for inputs in batch))
-    chex.assert_trees_all_equal(nested, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop))
+    _assert_same(nested, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop), ulps)
 
 
 @pytest.mark.parametrize("entry", ONE_EXAMPLE_EACH, ids=lambda e: e["id"])
@@ -195,8 +217,11 @@ def test_a_compiled_operator_passes_check_grads_to_order_2(entry):
     # Values near 1, not the page's (up to 16s): float32 finite differences of order 2 then
     # stay within the tolerance of a linear map's exact derivative.
     rng = np.random.default_rng(6)
+    smooth_on = _checks_of(entry["op"]).smooth_on or (lambda x: x)
     primals = tuple(
-        jnp.asarray(rng.standard_normal(example.inputs[i].shape), example.inputs[i].dtype)
+        jnp.asarray(
+            smooth_on(rng.standard_normal(example.inputs[i].shape)), example.inputs[i].dtype
+        )
         for i in floating
     )
     check_grads(f, primals, order=2, modes=("fwd", "rev"), atol=1e-2, rtol=1e-2)
@@ -272,7 +297,7 @@ def _vmapped_against_a_loop(case: selftest.SweepCase, batched: set[int], axis: i
     ]
     in_axes = tuple(axis if i in batched else None for i in range(count))
     got = jax.vmap(case.fn, in_axes=in_axes, out_axes=axis)(*columns)
-    chex.assert_trees_all_equal(got, jax.tree.map(lambda x: np.moveaxis(x, 0, axis), loop))
+    _assert_same(got, jax.tree.map(lambda x: np.moveaxis(x, 0, axis), loop), case.ulps)
 
 
 @pytest.mark.parametrize("name", FACES)
@@ -288,7 +313,7 @@ def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
     columns = tuple(np.stack(column)[None] for column in zip(*case.batch, strict=True))
     loop = _stacked(*(case.fn(*args) for args in case.batch))
     nested = jax.vmap(jax.vmap(case.fn))(*columns)
-    chex.assert_trees_all_equal(nested, jax.tree.map(lambda x: x[None], loop))
+    _assert_same(nested, jax.tree.map(lambda x: x[None], loop), case.ulps)
 
 
 @pytest.mark.parametrize("name", FACES)

@@ -342,10 +342,21 @@ def test_the_gradient_of_a_row_lookup_with_sharded_ids_equals_the_unsharded_one(
 _SWEPT = [checks for checks in all_checks().values() if checks.sweep is not None]
 
 
+# Faces whose lax function JAX itself all-gathers inside a nested jit (a face's program
+# is one): jax 0.10.2 replicates chlo.erf there, `jax.jit(jax.jit(lax.erf))` included.
+_JAX_GATHERS = {"DML_OPERATOR_ELEMENT_WISE_ERF": jax.lax.erf}
+
+
 @pytest.mark.parametrize("checks", _SWEPT, ids=lambda c: c.operator.name)
 def test_every_face_vmapped_over_a_sharded_batch_runs_without_communication(mesh, checks):
     # BATCH draws of the selftest sweep, stacked and sharded along the batch: each device
     # computes its own members, the result equals the unsharded one, and XLA moves nothing.
+    if checks.operator.name in _JAX_GATHERS:
+        x = jax.device_put(np.ones((BATCH, 3), np.float32), NamedSharding(mesh, P("batch")))
+        nested = jax.jit(jax.jit(_JAX_GATHERS[checks.operator.name]))
+        # When JAX keeps the batch sharded here, this fails: drop the entry.
+        assert _collectives(nested.lower(x).compile()) != []
+        pytest.skip(f"jax {jax.__version__} gathers its own function in a nested jit")
     case = checks.sweep(np.random.default_rng(3), np.dtype(np.float32), batch=BATCH)
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
     batched = jax.jit(jax.vmap(case.fn))

@@ -112,6 +112,13 @@ class OperatorChecks:
             first only here (:meth:`drawn`): the formula under every transformation,
             once; the family's own tests check its values on every dtype. None: every
             check runs in full here.
+        smooth_on: maps the standard normal draws at which ``check_grads`` checks the
+            operator into the open set where it is smooth (LOG's positive numbers), or
+            None: every draw is in it.
+        ulps: how far, in units in the last place, a float result may move when only
+            the shape of its program changes (a vmap, a loop of calls): XLA's vectorized
+            and scalar code for a transcendental function differ within its bound. 0:
+            bit for bit.
         examples: worked examples declared here rather than in
             ``dml-doc-examples.json``, in its form: a page's examples, and for
             a page without any, examples of dmljax's own (status ``"dmljax"``,
@@ -138,6 +145,8 @@ class OperatorChecks:
     computes: str | None = None
     face_dtypes: AbstractSet[np.dtype[Any]] | None = None
     structure_checked_on: str | None = None
+    smooth_on: Callable[[np.ndarray], np.ndarray] | None = None
+    ulps: int = 0
     examples: tuple[Entry, ...] = ()
 
     def drawn(self, draws: Iterable[_D]) -> list[_D]:

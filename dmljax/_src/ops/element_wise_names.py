@@ -28,33 +28,59 @@ __all__ = [
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
+    "ElementWiseAcosOperatorDesc",
+    "ElementWiseAcoshOperatorDesc",
     "ElementWiseAdd1OperatorDesc",
     "ElementWiseAddOperatorDesc",
+    "ElementWiseAsinOperatorDesc",
+    "ElementWiseAsinhOperatorDesc",
+    "ElementWiseAtanOperatorDesc",
+    "ElementWiseAtanhOperatorDesc",
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
     "ElementWiseClipOperatorDesc",
+    "ElementWiseCosOperatorDesc",
+    "ElementWiseCoshOperatorDesc",
     "ElementWiseDifferenceSquareOperatorDesc",
     "ElementWiseDivideOperatorDesc",
+    "ElementWiseErfOperatorDesc",
+    "ElementWiseExpOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
+    "ElementWiseLogOperatorDesc",
     "ElementWiseMaxOperatorDesc",
     "ElementWiseMeanOperatorDesc",
     "ElementWiseMinOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
     "ElementWiseRecipOperatorDesc",
+    "ElementWiseSinOperatorDesc",
+    "ElementWiseSinhOperatorDesc",
     "ElementWiseSqrtOperatorDesc",
     "ElementWiseSubtractOperatorDesc",
+    "ElementWiseTanOperatorDesc",
+    "ElementWiseTanhOperatorDesc",
     "abs",
+    "acos",
+    "acosh",
     "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
     "ceil",
     "clip",
+    "cos",
+    "cosh",
     "difference_square",
     "divide",
     "elu",
+    "erf",
+    "exp",
     "floor",
     "identity",
     "leaky_relu",
+    "log",
     "maximum",
     "mean",
     "minimum",
@@ -62,8 +88,12 @@ __all__ = [
     "negative",
     "reciprocal",
     "relu",
+    "sin",
+    "sinh",
     "sqrt",
     "subtract",
+    "tan",
+    "tanh",
 ]
 
 Unary = Callable[[ArrayLike], jax.Array]
@@ -75,34 +105,60 @@ ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ELU"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
+ElementWiseAcosOperatorDesc: type[ElementWiseUnary] = DESCS["ACOS"]
+ElementWiseAcoshOperatorDesc: type[ElementWiseUnary] = DESCS["ACOSH"]
 ElementWiseAdd1OperatorDesc: type[ElementWiseAdd1] = DESCS["ADD1"]
 ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ADD"]
+ElementWiseAsinOperatorDesc: type[ElementWiseUnary] = DESCS["ASIN"]
+ElementWiseAsinhOperatorDesc: type[ElementWiseUnary] = DESCS["ASINH"]
+ElementWiseAtanOperatorDesc: type[ElementWiseUnary] = DESCS["ATAN"]
+ElementWiseAtanhOperatorDesc: type[ElementWiseUnary] = DESCS["ATANH"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["CLIP1"]
 ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["CLIP"]
+ElementWiseCosOperatorDesc: type[ElementWiseUnary] = DESCS["COS"]
+ElementWiseCoshOperatorDesc: type[ElementWiseUnary] = DESCS["COSH"]
 ElementWiseDifferenceSquareOperatorDesc: type[ElementWiseBinary] = DESCS["DIFFERENCE_SQUARE"]
 ElementWiseDivideOperatorDesc: type[ElementWiseBinary] = DESCS["DIVIDE"]
+ElementWiseErfOperatorDesc: type[ElementWiseUnary] = DESCS["ERF"]
+ElementWiseExpOperatorDesc: type[ElementWiseUnary] = DESCS["EXP"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
+ElementWiseLogOperatorDesc: type[ElementWiseUnary] = DESCS["LOG"]
 ElementWiseMaxOperatorDesc: type[ElementWiseBinary] = DESCS["MAX"]
 ElementWiseMeanOperatorDesc: type[ElementWiseBinary] = DESCS["MEAN"]
 ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
 ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["RECIP"]
+ElementWiseSinOperatorDesc: type[ElementWiseUnary] = DESCS["SIN"]
+ElementWiseSinhOperatorDesc: type[ElementWiseUnary] = DESCS["SINH"]
 ElementWiseSqrtOperatorDesc: type[ElementWiseUnary] = DESCS["SQRT"]
 ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
+ElementWiseTanOperatorDesc: type[ElementWiseUnary] = DESCS["TAN"]
+ElementWiseTanhOperatorDesc: type[ElementWiseUnary] = DESCS["TANH"]
 
 abs: Unary = FUNCTIONS["abs"]
+acos: Unary = FUNCTIONS["acos"]
+acosh: Unary = FUNCTIONS["acosh"]
 add: Binary = FUNCTIONS["add"]
+asin: Unary = FUNCTIONS["asin"]
+asinh: Unary = FUNCTIONS["asinh"]
+atan: Unary = FUNCTIONS["atan"]
+atanh: Unary = FUNCTIONS["atanh"]
 ceil: Unary = FUNCTIONS["ceil"]
 clip: Bounded = FUNCTIONS["clip"]
+cos: Unary = FUNCTIONS["cos"]
+cosh: Unary = FUNCTIONS["cosh"]
 difference_square: Binary = FUNCTIONS["difference_square"]
 divide: Binary = FUNCTIONS["divide"]
 elu: Parameterized = FUNCTIONS["elu"]
+erf: Unary = FUNCTIONS["erf"]
+exp: Unary = FUNCTIONS["exp"]
 floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
+log: Unary = FUNCTIONS["log"]
 maximum: Binary = FUNCTIONS["maximum"]
 mean: Binary = FUNCTIONS["mean"]
 minimum: Binary = FUNCTIONS["minimum"]
@@ -110,5 +166,9 @@ multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+sin: Unary = FUNCTIONS["sin"]
+sinh: Unary = FUNCTIONS["sinh"]
 sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
+tan: Unary = FUNCTIONS["tan"]
+tanh: Unary = FUNCTIONS["tanh"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import jax.scipy.special
 import numpy as np
 
 from dmljax._src import contract
@@ -135,9 +136,37 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
     "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    **{
+        name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
+        for name in ("EXP", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN")
+    },
+    **{
+        name: _table((_FL.FL_2_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
+        for name in ("SINH", "COSH", "TANH", "ASINH", "ACOSH", "ATANH", "ERF")
+    },
 }
 
 _NAN, _INF = float("nan"), float("inf")
+# The functions that round: each at points where its value is exact (zeros, infinities,
+# the edges of its domain), and NaN outside the domain, as IEEE's functions give.
+_EXACT_POINTS = (
+    ("EXP", [0.0, -_INF, _INF, _NAN], [1.0, 0.0, _INF, _NAN], "exp(0) is 1, exp(-inf) 0."),
+    ("LOG", [1.0, 0.0, -1.0, _INF], [0.0, -_INF, _NAN, _INF], "log(0) is -inf, log(-1) NaN."),
+    ("SIN", [0.0, -0.0, _INF, _NAN], [0.0, -0.0, _NAN, _NAN], "sin(-0.0) is -0.0, sin(inf) NaN."),
+    ("COS", [0.0, -0.0, _INF, -_INF], [1.0, 1.0, _NAN, _NAN], "cos(0) is 1, cos(inf) NaN."),
+    ("TAN", [0.0, -0.0, _INF, _NAN], [0.0, -0.0, _NAN, _NAN], "tan(-0.0) is -0.0, tan(inf) NaN."),
+    ("ASIN", [0.0, -0.0, 2.0, -1.5], [0.0, -0.0, _NAN, _NAN], "Outside [-1, 1]: NaN."),
+    ("ACOS", [1.0, 2.0, -1.5, _NAN], [0.0, _NAN, _NAN, _NAN], "acos(1) is 0; beyond 1 NaN."),
+    ("ATAN", [0.0, -0.0, _NAN, 0.0], [0.0, -0.0, _NAN, 0.0], "atan keeps a zero's sign."),
+    ("SINH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, _INF, -_INF], "sinh is odd, to infinity."),
+    ("COSH", [0.0, -0.0, _INF, -_INF], [1.0, 1.0, _INF, _INF], "cosh is even: cosh(-inf) inf."),
+    ("TANH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, 1.0, -1.0], "tanh(inf) is 1, tanh(-inf) -1."),
+    ("ASINH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, _INF, -_INF], "asinh is odd, to infinity."),
+    ("ACOSH", [1.0, 0.5, _INF, -2.0], [0.0, _NAN, _INF, _NAN], "acosh(1) is 0; below 1 NaN."),
+    ("ATANH", [1.0, -1.0, 2.0, -0.0], [_INF, -_INF, _NAN, -0.0], "atanh(1) is inf; beyond 1 NaN."),
+    ("ERF", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, 1.0, -1.0], "erf(inf) is 1, erf(-inf) -1."),
+)
+_EXACT_AT = {name: x for name, x, _, _ in _EXACT_POINTS}
 # One example of each operator, worked by hand from its page's formula and the rules
 # dmljax states (the row's notes): (attributes, inputs by field, expected), each tensor a
 # data type and one row of values.
@@ -290,6 +319,10 @@ _WORKED: dict[
         "1 / (2x + 0): -0.0 * 2 + 0 is 0.0 (IEEE's sum of two zeros), whose reciprocal is "
         "inf; 1 / inf is 0.0.",
     ),
+    **{
+        name: ({}, {"InputTensor": ("FLOAT32", x)}, ("FLOAT32", y), notes)
+        for name, x, y, notes in _EXACT_POINTS
+    },
 }
 
 
@@ -390,15 +423,37 @@ def _operand(
     rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], row: ElementWise, i: int
 ) -> np.ndarray:
     """Small integers (exact in every dtype); a divisor (DIVIDE's b, RECIP's x) is never 0
-    for floats, and a square root's operand at least 1 (the derivative checks need finite
-    values; tests/test_element_wise.py draws the rest)."""
+    for floats, and a function's operand within :data:`_DOMAIN` (the derivative checks need
+    finite values; tests/test_element_wise.py draws the rest)."""
     values = sweeps.draw_values(rng, shape, dtype)
     divisor = (row.name == "DIVIDE" and i == 1) or row.name == "RECIP"
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
-    if row.name == "SQRT":  # inside the domain, away from 0's infinite derivative
-        values = (np.abs(values.astype(np.float64)) + 1).astype(dtype)
+    if row.name in _DOMAIN:
+        values = _DOMAIN[row.name](values.astype(np.float64)).astype(dtype)
     return values
+
+
+# Each function's sweep operands, from the small integers in [-100, 100]: inside its domain,
+# away from infinite derivatives and overflow, and exact in every float type (at most eight
+# significant bits).
+_DOMAIN: dict[str, Any] = {
+    "SQRT": lambda v: np.abs(v) + 1,
+    "LOG": lambda v: (np.abs(v) + 1) / 32,
+    "ACOSH": lambda v: np.abs(v) / 32 + 1.5,
+    **{name: lambda v: v / 128 for name in ("TAN", "ASIN", "ACOS", "ATANH")},
+    **{name: lambda v: v / 32 for name in ("EXP", "SIN", "COS", "ATAN", "SINH", "COSH",
+                                           "TANH", "ASINH", "ERF")},
+}  # fmt: skip
+
+
+# Where each function with a smaller domain than the reals is smooth, for check_grads'
+# normal draws: clear of the domain's edges, where derivatives grow without bound.
+_SMOOTH_ON: dict[str, Any] = {
+    "LOG": lambda x: np.abs(x) + 0.5,
+    "ACOSH": lambda x: np.abs(x) + 1.5,
+    **{name: lambda x: np.clip(x / 4, -0.75, 0.75) for name in ("ASIN", "ACOS", "ATANH")},
+}
 
 
 # --- Support cases, examples through the face, bench ------------------------------------------
@@ -431,6 +486,8 @@ def _support_case_of(row: ElementWise) -> Any:
         desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, values))
         data = data_of(sizes, data_type)
         data = data + 1 if row.name == "DIVIDE" else data * data if row.name == "SQRT" else data
+        if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
+            data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
         return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
 
@@ -457,6 +514,7 @@ _JNP = {
     # DirectML's MAX and MIN ignore a NaN operand: jnp's functions that do are fmax, fmin.
     "maximum": jnp.fmax,
     "minimum": jnp.fmin,
+    "erf": jax.scipy.special.erf,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
 }
@@ -536,6 +594,8 @@ def _checks(row: ElementWise) -> OperatorChecks:
         "-0.0, subnormals and integer extremes (tests/test_element_wise.py)",
         face_dtypes=element_wise.face_dtypes(row),
         not_smooth=row.not_smooth or None,
+        smooth_on=_SMOOTH_ON.get(row.name),
+        ulps=row.ulps,
         examples=EXAMPLES[row.name],
     )
 

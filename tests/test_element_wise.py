@@ -104,14 +104,16 @@ def _attribute_values(row: ElementWise, dtype: np.dtype[Any]) -> st.SearchStrate
     return st.tuples(*(one for _ in row.attributes))
 
 
-FACED = [row for row in ROWS if not row.served_by]
+# Rows by name: hypothesis prints a strategy's arguments in its notes, and the rows
+# themselves print as every field of every row.
+FACED = tuple(row.name for row in ROWS if not row.served_by)
 
 
 @st.composite
 def _case(
-    draw: st.DrawFn, rows: Sequence[ElementWise] = FACED
+    draw: st.DrawFn, names: Sequence[str] = FACED
 ) -> tuple[ElementWise, tuple[np.ndarray, ...], tuple[Any, ...]]:
-    row = draw(st.sampled_from(rows))
+    row = BY_NAME[draw(st.sampled_from(names))]
     dtype = draw(st.sampled_from(_jax_dtypes(row)))
     shape = tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=3)))
     arrays = [draw(hnp.arrays(dtype, shape, elements=_values(dtype)))]
@@ -154,7 +156,7 @@ def _strided_desc(
 
 
 @hypothesis.settings(max_examples=150, deadline=None)
-@hypothesis.given(_case(ROWS))
+@hypothesis.given(_case(tuple(BY_NAME)))
 def test_the_desc_face_reads_broadcast_inputs_through_zero_strides(case):
     row, xs, values = case
     if any(jnp.dtype(x.dtype) == jnp.bfloat16 for x in xs):

@@ -682,6 +682,7 @@ def _in_float32(formula: Callable[..., jax.Array], arity: int = 1) -> Callable[.
             return formula(*xs, *constants)
         return formula(*(x.astype(jnp.float32) for x in xs), *constants).astype(dtype)
 
+    wide.in_float32 = True  # type: ignore[attr-defined]  # the checks compare in kind
     return wide
 
 
@@ -1045,6 +1046,47 @@ ROWS: tuple[ElementWise, ...] = (
         "cancels. XLA:CPU's float32 expm1 is within 5 ulps of the float64 result (measured "
         "over 3 million inputs in [-90, 0], jax 0.10.2), alpha's product adds half of one: "
         "the tests hold float32 results to 6 ulps, 16-bit ones to 1.",
+    ),
+    ElementWise(
+        "SIGMOID",
+        Activation,
+        _in_float32(lax.logistic),
+        _ACTIVATION_BANDS,
+        face="sigmoid",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        example=(
+            "float32",
+            ([-2.0, 0.0, 3.0],),
+            "Array([0.11920292, 0.5       , 0.95257413], dtype=float32)",
+        ),
+        page="f(x) = 1 / (1 + exp(-x))",
+        reference=_reference_in_float64(lambda x: 1 / (1 + np.exp(-x))),
+        exact=False,
+        ulps=3,
+        differs="FLOAT16 computes in float32 and rounds once (jax.nn.sigmoid's float16 "
+        "gives 0.0 below -11.09, where exp(-x) overflows float16)",
+        notes="XLA's logistic function, as jax.nn.sigmoid computes it; float16 computes in "
+        "float32 and rounds once. Within 3 ulps of the float64 result: the largest errors "
+        "measured on XLA:CPU (jax 0.10.2) are float32 2 (4 million values), float16 1 and "
+        "bfloat16 0 (every value), plus 1 ulp for the float32 values not measured.",
+    ),
+    ElementWise(
+        "SOFTSIGN",
+        Activation,
+        jax.nn.soft_sign,
+        _ACTIVATION_BANDS,
+        face="soft_sign",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        example=("float32", ([-3.0, 0.0, 1.0],), "Array([-0.75,  0.  ,  0.5 ], dtype=float32)"),
+        page="f(x) = x / (1 + abs(x))",
+        reference=_reference_in_float64(lambda x: x / (1 + np.abs(x))),
+        exact=False,
+        ulps=2,
+        notes="jax.nn.soft_sign's x / (abs(x) + 1): two roundings, within 2 ulps of the "
+        "float64 result (measured on XLA:CPU, jax 0.10.2: 1 ulp in float32, float16 and "
+        "bfloat16, every 16-bit value), -0.0 kept.",
     ),
     ElementWise(
         "DIVIDE",

@@ -27,6 +27,8 @@ __all__ = [
     "ActivationEluOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
+    "ActivationSigmoidOperatorDesc",
+    "ActivationSoftsignOperatorDesc",
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAcosOperatorDesc",
     "ElementWiseAcoshOperatorDesc",
@@ -88,8 +90,10 @@ __all__ = [
     "negative",
     "reciprocal",
     "relu",
+    "sigmoid",
     "sin",
     "sinh",
+    "soft_sign",
     "sqrt",
     "subtract",
     "tan",
@@ -104,6 +108,8 @@ Parameterized = Callable[..., jax.Array]  # an array, then attributes with defau
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ELU"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
+ActivationSigmoidOperatorDesc: type[Activation] = DESCS["SIGMOID"]
+ActivationSoftsignOperatorDesc: type[Activation] = DESCS["SOFTSIGN"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
 ElementWiseAcosOperatorDesc: type[ElementWiseUnary] = DESCS["ACOS"]
 ElementWiseAcoshOperatorDesc: type[ElementWiseUnary] = DESCS["ACOSH"]
@@ -166,8 +172,10 @@ multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+sigmoid: Unary = FUNCTIONS["sigmoid"]
 sin: Unary = FUNCTIONS["sin"]
 sinh: Unary = FUNCTIONS["sinh"]
+soft_sign: Unary = FUNCTIONS["soft_sign"]
 sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
 tan: Unary = FUNCTIONS["tan"]

@@ -135,6 +135,12 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
     ),
     "DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
+    **{
+        name: _table(
+            (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
+        )
+        for name in ("SIGMOID", "SOFTSIGN")
+    },
     "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
@@ -165,6 +171,8 @@ _EXACT_POINTS = (
     ("ACOSH", [1.0, 0.5, _INF, -2.0], [0.0, _NAN, _INF, _NAN], "acosh(1) is 0; below 1 NaN."),
     ("ATANH", [1.0, -1.0, 2.0, -0.0], [_INF, -_INF, _NAN, -0.0], "atanh(1) is inf; beyond 1 NaN."),
     ("ERF", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, 1.0, -1.0], "erf(inf) is 1, erf(-inf) -1."),
+    ("SIGMOID", [0.0, -_INF, _INF, _NAN], [0.5, 0.0, 1.0, _NAN], "1 / (1 + exp(0)) is 0.5."),
+    ("SOFTSIGN", [0.0, -0.0, _INF, -3.0], [0.0, -0.0, _NAN, -0.75], "inf / inf is NaN."),
 )
 _EXACT_AT = {name: x for name, x, _, _ in _EXACT_POINTS}
 # One example of each operator, worked by hand from its page's formula and the rules
@@ -516,6 +524,8 @@ _JNP = {
     "maximum": jnp.fmax,
     "minimum": jnp.fmin,
     "erf": jax.scipy.special.erf,
+    "sigmoid": jax.nn.sigmoid,
+    "soft_sign": jax.nn.soft_sign,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
 }

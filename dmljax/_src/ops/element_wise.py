@@ -699,6 +699,27 @@ def _elu(x: jax.Array, alpha: Any) -> jax.Array:
     return jnp.where(x >= 0, x, (alpha * jnp.expm1(negative)).astype(x.dtype))
 
 
+def _read_divisor_float32(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
+    """:func:`_read_float32` for an attribute the formula divides by: zero and NaN refused."""
+    if value == 0 or math.isnan(value):
+        raise InvalidArgumentError(
+            op, field, "a nonzero number (the formula divides by it)", repr(value)
+        )
+    return _read_float32(value, dtype, op=op, field=field)
+
+
+def _celu(x: jax.Array, alpha: Any) -> jax.Array:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``, as jax.nn.celu arranges it
+    (expm1 of ``min(x, 0) / alpha``: finite derivatives for every x). Where that quotient
+    is below the smallest normal (a backend may flush it, or keep fewer bits),
+    ``alpha * expm1(q)`` is ``min(x, 0)`` itself to the type's precision."""
+    negative = jnp.minimum(x, jnp.zeros((), x.dtype))
+    quotient = negative / alpha
+    tiny = np.asarray(jnp.finfo(x.dtype).tiny, x.dtype)
+    tail = jnp.where(jnp.abs(quotient) < tiny, negative, alpha * jnp.expm1(quotient))
+    return jnp.maximum(x, jnp.zeros((), x.dtype)) + tail
+
+
 def _reference_in_float64(f: Callable[..., Any]) -> Callable[..., np.ndarray]:
     """``f`` of float64 values (the attributes as float32, as the desc holds them), rounded
     once to the input's type."""
@@ -1046,6 +1067,34 @@ ROWS: tuple[ElementWise, ...] = (
         "cancels. XLA:CPU's float32 expm1 is within 5 ulps of the float64 result (measured "
         "over 3 million inputs in [-90, 0], jax 0.10.2), alpha's product adds half of one: "
         "the tests hold float32 results to 6 ulps, 16-bit ones to 1.",
+    ),
+    ElementWise(
+        "CELU",
+        ActivationAlpha,
+        _in_float32(_celu),
+        (fl.band(FL.FL_3_0, (1, 8), _FLOATS),),
+        face="celu",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        defaults=(1.0,),
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([-0.63212055,  0.        ,  2.        ], dtype=float32)",
+        ),
+        example_statics=(1.0,),
+        example_attributes="alpha=1.0",
+        page="f(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))",
+        reference=_reference_in_float64(
+            lambda x, alpha: np.maximum(0, x) + np.minimum(0, alpha * np.expm1(x / alpha))
+        ),
+        read=_read_divisor_float32,
+        exact=False,
+        ulps=6,
+        notes="alpha is a C FLOAT (float32), refused where it is 0 or NaN (the formula "
+        "divides by it); float16 computes in float32 and rounds once. exp(x / alpha) - 1 is "
+        "computed as expm1, and -0.0 gives 0.0, as the page's sum does. Within 6 ulps of "
+        "the float64 result for float32 (expm1's, as ELU's) and 1 for 16-bit floats.",
     ),
     ElementWise(
         "SIGMOID",

@@ -24,6 +24,7 @@ from dmljax._src.ops.element_wise import (
 )
 
 __all__ = [
+    "ActivationCeluOperatorDesc",
     "ActivationEluOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
@@ -71,6 +72,7 @@ __all__ = [
     "atan",
     "atanh",
     "ceil",
+    "celu",
     "clip",
     "cos",
     "cosh",
@@ -105,6 +107,7 @@ Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
 Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]
 Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults
 
+ActivationCeluOperatorDesc: type[ActivationAlpha] = DESCS["CELU"]
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ELU"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
@@ -153,6 +156,7 @@ asinh: Unary = FUNCTIONS["asinh"]
 atan: Unary = FUNCTIONS["atan"]
 atanh: Unary = FUNCTIONS["atanh"]
 ceil: Unary = FUNCTIONS["ceil"]
+celu: Parameterized = FUNCTIONS["celu"]
 clip: Bounded = FUNCTIONS["clip"]
 cos: Unary = FUNCTIONS["cos"]
 cosh: Unary = FUNCTIONS["cosh"]

@@ -141,6 +141,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         )
         for name in ("SIGMOID", "SOFTSIGN")
     },
+    "CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
     "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
@@ -228,6 +229,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-4.0, -0.0, 3.0, _NAN])},
         ("FLOAT32", [-2.0, -0.0, 3.0, _NAN]),
         "Negatives times 0.5; -0.0 >= 0 keeps -0.0; NaN stays NaN.",
+    ),
+    "CELU": (
+        {"Alpha": 2.0},
+        {"InputTensor": ("FLOAT32", [-_INF, -0.0, 1.5, _NAN])},
+        ("FLOAT32", [-2.0, 0.0, 1.5, _NAN]),
+        "2 * (exp(-inf / 2) - 1) is -2; -0.0 gives 0.0 (max(0, -0.0) + min(0, -0.0)).",
     ),
     "ELU": (
         {"Alpha": 2.0},
@@ -526,6 +533,7 @@ _JNP = {
     "erf": jax.scipy.special.erf,
     "sigmoid": jax.nn.sigmoid,
     "soft_sign": jax.nn.soft_sign,
+    "celu": jax.nn.celu,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
 }

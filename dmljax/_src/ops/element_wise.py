@@ -1080,10 +1080,10 @@ ROWS: tuple[ElementWise, ...] = (
         example=(
             "float32",
             ([-1.0, 0.0, 2.0],),
-            "Array([-0.63212055,  0.        ,  2.        ], dtype=float32)",
+            "Array([-0.78693867,  0.        ,  2.        ], dtype=float32)",
         ),
-        example_statics=(1.0,),
-        example_attributes="alpha=1.0",
+        example_statics=(2.0,),
+        example_attributes="alpha=2.0",
         page="f(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))",
         reference=_reference_in_float64(
             lambda x, alpha: np.maximum(0, x) + np.minimum(0, alpha * np.expm1(x / alpha))

@@ -117,18 +117,15 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_1, (1, 8), _TYPES_8_32),
         (_FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "MAX": _table(
-        (_FL.FL_1_0, (4, 4), FLOATS),
-        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
-        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
-        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
-    ),
-    "MIN": _table(
-        (_FL.FL_1_0, (4, 4), FLOATS),
-        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
-        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
-        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
-    ),
+    **{
+        name: _table(
+            (_FL.FL_1_0, (4, 4), FLOATS),
+            (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+            (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+            (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+        )
+        for name in ("MAX", "MIN")  # the two pages' tables are the same
+    },
     "MEAN": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),

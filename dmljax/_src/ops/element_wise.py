@@ -585,6 +585,21 @@ def _number_of(op: Callable[[jax.Array, jax.Array], jax.Array]) -> Callable[...,
     return number
 
 
+def _sign(x: jax.Array) -> jax.Array:
+    """The page's cases: -1 where ``x < 0``, 1 where ``x > 0``, 0 elsewhere (-0.0, NaN)."""
+    one, zero = np.asarray(1, x.dtype), np.zeros((), x.dtype)
+    if jnp.issubdtype(x.dtype, jnp.unsignedinteger):
+        return jnp.where(x > 0, one, zero)
+    return jnp.where(x < 0, -one, jnp.where(x > 0, one, zero))
+
+
+def _reference_sign(x: np.ndarray) -> np.ndarray:
+    wide = x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else x
+    with np.errstate(invalid="ignore"):
+        out = np.where(wide < 0, -1, np.where(wide > 0, 1, 0))
+    return out.astype(x.dtype)
+
+
 def _mean(a: jax.Array, b: jax.Array) -> jax.Array:
     """``(a + b) / 2``. Floats: the sum rounded, then halved (16-bit floats in float32,
     where the sum is exact). Integers: the exact mean truncated toward zero (as DIVIDE
@@ -1165,6 +1180,25 @@ ROWS: tuple[ElementWise, ...] = (
         "Integer quotients truncate toward zero (the page); a / 0 has every bit set "
         "(-1, or the unsigned maximum) and MIN / -1 wraps to MIN (dmljax's definition: the "
         "page is silent, and XLA leaves both to the backend).",
+    ),
+    ElementWise(
+        "SIGN",
+        ElementWiseUnaryNoScaleBias,
+        _sign,
+        (
+            fl.band(FL.FL_2_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32),
+            fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32),
+            fl.band(FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64),
+        ),
+        face="sign",
+        example=("float32", ([-2.5, -0.0, 3.0],), "Array([-1.,  0.,  1.], dtype=float32)"),
+        page="f(x) = -1 if x < 0, 1 if x > 0, else 0",
+        reference=_reference_sign,
+        differs="a NaN gives 0 and -0.0 gives 0.0, as the page's cases say (jnp.sign keeps both)",
+        not_smooth="a step at 0, where finite differences straddle it",
+        notes="The page's three cases: -1 below 0, 1 above, and 0 otherwise, which takes in "
+        "-0.0 (the page says so) and NaN (neither below nor above 0).",
     ),
     ElementWise(
         "MAX",

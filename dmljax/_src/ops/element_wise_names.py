@@ -57,6 +57,7 @@ __all__ = [
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
     "ElementWiseRecipOperatorDesc",
+    "ElementWiseSignOperatorDesc",
     "ElementWiseSinOperatorDesc",
     "ElementWiseSinhOperatorDesc",
     "ElementWiseSqrtOperatorDesc",
@@ -93,6 +94,7 @@ __all__ = [
     "reciprocal",
     "relu",
     "sigmoid",
+    "sign",
     "sin",
     "sinh",
     "soft_sign",
@@ -140,6 +142,7 @@ ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
 ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["RECIP"]
+ElementWiseSignOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["SIGN"]
 ElementWiseSinOperatorDesc: type[ElementWiseUnary] = DESCS["SIN"]
 ElementWiseSinhOperatorDesc: type[ElementWiseUnary] = DESCS["SINH"]
 ElementWiseSqrtOperatorDesc: type[ElementWiseUnary] = DESCS["SQRT"]
@@ -177,6 +180,7 @@ negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
+sign: Unary = FUNCTIONS["sign"]
 sin: Unary = FUNCTIONS["sin"]
 sinh: Unary = FUNCTIONS["sinh"]
 soft_sign: Unary = FUNCTIONS["soft_sign"]

@@ -126,6 +126,12 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         )
         for name in ("MAX", "MIN")  # the two pages' tables are the same
     },
+    "SIGN": _table(
+        (_FL.FL_2_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+        (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64),
+    ),
     "MEAN": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -287,6 +293,12 @@ _WORKED: dict[
         ("INT32", [3, -3, -1, -2147483648]),
         "Integer quotients truncate toward zero; 5 / 0 has every bit set (-1) and "
         "-2147483648 / -1 wraps, as dmljax defines them.",
+    ),
+    "SIGN": (
+        {},
+        {"InputTensor": ("FLOAT16", [-3.5, -0.0, _NAN, 0.25])},
+        ("FLOAT16", [-1.0, 0.0, 0.0, 1.0]),
+        "-0.0 and NaN are neither below nor above 0: both give 0.",
     ),
     "MAX": (
         {},

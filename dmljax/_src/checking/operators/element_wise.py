@@ -50,6 +50,13 @@ def _table(
     return {since: (ranks, types, None) for since, ranks, types in rows}
 
 
+# The table most activation pages share: 4 dimensions, 4 or 5 from FL 2_0, 1 to 8 from 3_0.
+_ACTIVATION_TABLE = (
+    (_FL.FL_1_0, (4, 4), FLOATS),
+    (_FL.FL_2_0, (4, 5), FLOATS),
+    (_FL.FL_3_0, (1, 8), FLOATS),
+)
+
 # Each page's "Tensor support" section, as the page writes it (every tensor of these
 # operators has the same types).
 DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
@@ -98,18 +105,8 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
     "CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
-    "RELU": _table(
-        (_FL.FL_1_0, (4, 4), FLOATS),
-        (_FL.FL_2_0, (4, 5), FLOATS),
-        (_FL.FL_3_0, (1, 8), FLOATS),
-        (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED),
-    ),
-    "LEAKY_RELU": _table(
-        (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
-    ),
-    "ELU": _table(
-        (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
-    ),
+    "RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
+    **{name: _table(*_ACTIVATION_TABLE) for name in ("LEAKY_RELU", "ELU", "SIGMOID", "SOFTSIGN")},
     "DIVIDE": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -138,12 +135,6 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
     ),
     "DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
-    **{
-        name: _table(
-            (_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)
-        )
-        for name in ("SIGMOID", "SOFTSIGN")
-    },
     "CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
     "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{

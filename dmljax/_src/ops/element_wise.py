@@ -619,10 +619,7 @@ def _reference_mean(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         sums = [int(x) + int(y) for x, y in zip(a.ravel(), b.ravel(), strict=True)]
         out = [abs(s) // 2 * (1 if s >= 0 else -1) for s in sums]
         return np.array(out, a.dtype).reshape(a.shape)
-    wide = np.float32 if a.dtype.itemsize < 4 else a.dtype
-    with np.errstate(all="ignore"):
-        total = a.astype(wide) + b.astype(wide)
-        return (total * np.asarray(0.5, wide)).astype(a.dtype)
+    return _numpy_in_float32(lambda x, y: (x + y) * np.asarray(0.5, x.dtype))(a, b)
 
 
 def _difference_square(a: jax.Array, b: jax.Array) -> jax.Array:
@@ -634,10 +631,19 @@ def _difference_square(a: jax.Array, b: jax.Array) -> jax.Array:
 def _reference_difference_square(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if np.issubdtype(a.dtype, np.integer):
         return _wrapping(lambda x, y: (x - y) * (x - y))(a, b)
-    wide = np.float32 if a.dtype.itemsize < 4 else a.dtype
-    with np.errstate(all="ignore"):
-        difference = a.astype(wide) - b.astype(wide)
-        return (difference * difference).astype(a.dtype)
+    return _numpy_in_float32(lambda x, y: (x - y) * (x - y))(a, b)
+
+
+def _numpy_in_float32(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
+    """:func:`_in_float32` restated in NumPy for a reference: ``op`` of float arrays in
+    float32 for 16-bit floats (in their own type otherwise), rounded once to their type."""
+
+    def reference(*xs: np.ndarray) -> np.ndarray:
+        wide = np.float32 if xs[0].dtype.itemsize < 4 else xs[0].dtype
+        with np.errstate(all="ignore"):
+            return np.asarray(op(*(x.astype(wide) for x in xs))).astype(xs[0].dtype)
+
+    return reference
 
 
 def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:

@@ -334,6 +334,13 @@ def support_index_type(band: Any) -> dml.DataType:
     return u32 if band is None or band[2] is None or u32 in band[2] else min(band[2], key=str)
 
 
+def support_data_type(band: Any) -> dml.DataType:
+    """The data type a support-table check builds its descs with: FLOAT32, unless the band
+    (a restated table row, or None) leaves it out (LOGICAL_AND's UINT32 and UINT8)."""
+    f32 = dml.DataType.FLOAT32
+    return f32 if band is None or f32 in band[1] else min(band[1], key=str)
+
+
 def documented_data_types(name: str) -> list[dml.DataType]:
     """The data types the latest row of an operator's page table allows for its data
     tensors (the companion's restated table), e.g. ``"DML_OPERATOR_GATHER"``."""

@@ -35,7 +35,7 @@ import pytest
 import dmljax as dml
 from dmljax._src import contract
 from dmljax._src.checking.operators import all_checks
-from tests import descs
+from tests import descs, helpers
 
 T = dml.DataType
 FL = dml.FeatureLevel
@@ -254,9 +254,11 @@ DIAGONAL, DIAGONAL1 = "DiagonalMatrixOperatorDesc", "DiagonalMatrix1OperatorDesc
 @functools.cache  # the generic rows ask for it several times per operator
 def _valid_case(operator: dml.Operator) -> tuple[Any, tuple[np.ndarray, ...]]:
     """A valid desc of 4 dimensions and its inputs, from the operator's companion."""
-    support_case = all_checks()[operator.name].support_case
-    assert support_case is not None, operator.name
-    return support_case(4, F32, U32)
+    checks = all_checks()[operator.name]
+    assert checks.support_case is not None, operator.name
+    table = checks.documented_support
+    data_type = helpers.support_data_type(table[max(table)] if table else None)
+    return checks.support_case(4, data_type, U32)
 
 
 def _builder(desc: Any) -> Callable[..., Any]:
@@ -1603,9 +1605,9 @@ def operator_rows(operator: dml.Operator) -> list[Case]:
 def face_rows(operator: dml.Operator) -> list[Case]:
     """The functional face's first array argument of strings, from the companion's sweep."""
     assert operator.function is not None
-    sweep = all_checks()[operator.name].sweep
-    assert sweep is not None, operator.name
-    drawn = sweep(np.random.default_rng(0), np.dtype(np.float32))
+    checks = all_checks()[operator.name]
+    assert checks.sweep is not None, operator.name
+    drawn = checks.sweep(np.random.default_rng(0), checks.first_dtype)
     first, *rest = drawn.batch[0]
     strings = np.full(np.shape(first), "a")
     name = f"dmljax.{operator.function.__name__}"

@@ -191,7 +191,7 @@ def test_every_face_moves_special_floats_bit_exactly(checks: OperatorChecks) -> 
     for seed in range(4 * len(FLOAT_TYPES)):
         if not left:
             break
-        case = checks.sweep(np.random.default_rng(seed), np.dtype(np.float32))
+        case = checks.sweep(np.random.default_rng(seed), checks.first_dtype)
         args, data = case.batch[0], case.linear_argnums
         types, left = left[:4], left[4:]
         for name, run in _transforms(case.fn).items():

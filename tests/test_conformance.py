@@ -243,15 +243,16 @@ def test_a_compiled_operator_runs_one_program_per_signature(name):
 
 # Every dtype the sweeps draw, or float32 only where another operator's checks cover the
 # shared structure (OperatorChecks.structure_checked_on; its family's tests check values).
-FACE_DTYPES = [
-    (name, dtype) for name in FACES for dtype in all_checks()[name].drawn(selftest.DATA_DTYPES)
-]
+def _taken(name: str) -> list[np.dtype[Any]]:
+    """The sweeps' dtypes the face takes (face_dtypes), float32 first where it does."""
+    return [d for d in selftest.DATA_DTYPES if all_checks()[name].face_takes(d)]
+
+
+FACE_DTYPES = [(name, dtype) for name in FACES for dtype in all_checks()[name].drawn(_taken(name))]
 
 
 @pytest.mark.parametrize(("name", "dtype"), FACE_DTYPES, ids=str)
 def test_the_face_matches_the_reference_eagerly_under_jit_vmap_jvp_and_grad(name, dtype):
-    if not all_checks()[name].face_takes(dtype):
-        pytest.skip(f"{OPERATORS[name].function.__name__} takes no {dtype} (face_dtypes)")  # type: ignore[union-attr]
     case = all_checks()[name].sweep(np.random.default_rng(11), dtype)  # type: ignore[misc]
     assert len(case.batch) >= 2
     assert case.batch[0][case.linear_argnums[0]].dtype == dtype
@@ -260,15 +261,16 @@ def test_the_face_matches_the_reference_eagerly_under_jit_vmap_jvp_and_grad(name
     assert ("jvp+grad" in checked) == bool(jnp.issubdtype(dtype, jnp.floating))
 
 
-def _float_draw(name: str) -> selftest.SweepCase:
-    sweep = all_checks()[name].sweep
-    assert sweep is not None
-    return sweep(np.random.default_rng(5), np.dtype(np.float32))
+def _first_draw(name: str) -> selftest.SweepCase:
+    """A draw of the face's first dtype: float32, or (LOGICAL_AND's) the first it takes."""
+    checks = all_checks()[name]
+    assert checks.sweep is not None
+    return checks.sweep(np.random.default_rng(5), checks.first_dtype)
 
 
 @pytest.mark.parametrize("name", FACES)
 def test_the_face_runs_one_program_per_signature(name):
-    case = _float_draw(name)
+    case = _first_draw(name)
     program = OPERATORS[name].face.dispatch.jitted  # type: ignore[union-attr]
     case.fn(*case.batch[0])
     size = helpers.jit_cache_size(program)
@@ -302,7 +304,7 @@ def _vmapped_against_a_loop(case: selftest.SweepCase, batched: set[int], axis: i
 
 @pytest.mark.parametrize("name", FACES)
 def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
-    case = _float_draw(name)
+    case = _first_draw(name)
     everything = set(range(len(case.batch[0])))
     data = set(case.linear_argnums)
     for batched in (everything, data, everything - data):
@@ -320,7 +322,7 @@ def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
 def test_the_face_passes_check_grads_to_order_2(name):
     # One draw: the sweep's exact jvp and grad checks run every draw of every dtype.
     _skip_where_not_smooth(name)
-    case = _float_draw(name)
+    case = _first_draw(name)
     args = case.batch[0]
 
     def f(*operands: Any) -> Any:
@@ -370,7 +372,7 @@ def test_compile_operator_enforces_the_pages_support_table(name, level):
     case = checks.support_case
     assert case is not None
     band = _band_at(checks, level)
-    f32 = dml.DataType.FLOAT32
+    f32 = helpers.support_data_type(band)  # FLOAT32, where the band has it
     with jax.enable_x64(True):
         for rank in range(1, 9):
             desc, _ = case(rank, f32, helpers.support_index_type(band))
@@ -417,13 +419,14 @@ def test_compile_operator_enforces_the_pages_support_table(name, level):
 @pytest.mark.parametrize("name", TABLED)
 def test_every_supported_type_and_rank_computes_what_float32_computes(name):
     # Small integers move exactly in every type: each data type, index type and rank the
-    # latest row supports gives the FLOAT32 result of the same operator on the same values.
+    # latest row supports gives the FLOAT32 result (or, where FLOAT32 is not supported,
+    # that of helpers.support_data_type) of the same operator on the same values.
     checks = all_checks()[name]
     case = checks.support_case
     assert case is not None
     latest = checks.documented_support[max(checks.documented_support)]
     (low, high), data_types, index_types = latest
-    f32, index = dml.DataType.FLOAT32, helpers.support_index_type(latest)
+    f32, index = helpers.support_data_type(latest), helpers.support_index_type(latest)
 
     def run(rank: int, data_type: dml.DataType, index_type: dml.DataType) -> list[np.ndarray]:
         desc, inputs = case(rank, data_type, index_type)

@@ -96,11 +96,11 @@ def test_every_face_is_a_node_that_computes_what_the_face_does(operator):
     # The companion's sweep draws calls of the face; a graph of each, with the call's
     # arrays as graph inputs, gives the face's result, or DirectML refuses the call by
     # name (empty tensors, 8-bit indices, ...). Some draw of every face is a graph.
-    sweep = all_checks()[operator.name].sweep
-    assert sweep is not None
+    checks = all_checks()[operator.name]
+    assert checks.sweep is not None
     built = 0
     for seed in range(40):
-        drawn = sweep(np.random.default_rng(seed), np.dtype(np.float32))
+        drawn = checks.sweep(np.random.default_rng(seed), checks.first_dtype)
         arrays = drawn.batch[0]
         g = dml.GraphBuilder()
         try:

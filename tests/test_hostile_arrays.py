@@ -224,7 +224,7 @@ _SWEPT = [checks for checks in all_checks().values() if checks.sweep is not None
 
 def _first_argument(checks):
     """A float32 draw of the face, and its first argument's name."""
-    case = checks.sweep(np.random.default_rng(4), np.dtype(np.float32))
+    case = checks.sweep(np.random.default_rng(4), checks.first_dtype)
     name = next(iter(inspect.signature(checks.operator.function).parameters))
     return case, name
 

@@ -357,7 +357,7 @@ def test_every_face_vmapped_over_a_sharded_batch_runs_without_communication(mesh
         # When JAX keeps the batch sharded here, this fails: drop the entry.
         assert _collectives(nested.lower(x).compile()) != []
         pytest.skip(f"jax {jax.__version__} gathers its own function in a nested jit")
-    case = checks.sweep(np.random.default_rng(3), np.dtype(np.float32), batch=BATCH)
+    case = checks.sweep(np.random.default_rng(3), checks.first_dtype, batch=BATCH)
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
     batched = jax.jit(jax.vmap(case.fn))
     placed = _place(mesh, stacked, (True,) * len(stacked))

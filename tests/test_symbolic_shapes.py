@@ -123,7 +123,7 @@ def test_every_axis_of_every_argument_can_be_symbolic(checks):
     # has the same limits) are declared in the companion, and refused naming the field.
     fixed = checks.fixed_size or (lambda *_: False)
     for seed in checks.drawn(range(3)):  # one draw where checks.structure_checked_on
-        case = checks.sweep(np.random.default_rng(seed), np.dtype(F32))
+        case = checks.sweep(np.random.default_rng(seed), checks.first_dtype)
         arrays = case.batch[0]
         want = jax.tree.leaves(case.fn(*arrays))
         for k, a in enumerate(arrays):

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from dmljax._src.checking.doc_entries import Entry
+from dmljax._src.checking.sweeps import DATA_DTYPES
 from dmljax._src.contract import Operator
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel
@@ -162,6 +163,12 @@ class OperatorChecks:
         """
         draws = list(draws)
         return draws if self.structure_checked_on is None else draws[:1]
+
+    @property
+    def first_dtype(self) -> np.dtype[Any]:
+        """The dtype a check of one draw sweeps: float32, or where the face takes no
+        float32 (LOGICAL_AND's) the first of the sweeps' dtypes it takes."""
+        return next(d for d in DATA_DTYPES if self.face_takes(d))
 
     def face_takes(self, dtype: Any) -> bool:
         """Whether the functional face takes arrays of ``dtype`` (see ``face_dtypes``)."""

@@ -776,6 +776,50 @@ _TRANSCENDENTAL_BANDS = {
 }
 
 
+# LOGICAL_AND, OR, XOR and NOT: UINT32 from FL 1_0, UINT8 from 2_0, any rank from 3_0.
+_LOGICAL_BANDS = (
+    fl.band(FL.FL_1_0, (4, 4), frozenset({_T.UINT32})),
+    fl.band(FL.FL_2_0, (4, 4), frozenset({_T.UINT32, _T.UINT8})),
+    fl.band(FL.FL_3_0, (1, 8), frozenset({_T.UINT32, _T.UINT8})),
+)
+_INTEGERS_ONLY = "a function of integers, which have no derivative"
+
+
+def _logical(op: Callable[..., Any]) -> Callable[..., Any]:
+    """``op`` of booleans (each input true where it is nonzero: C's ``!!x``) as 1 or 0 in
+    the inputs' type; ``op`` is a ``jnp`` or NumPy function, for the formula and the
+    reference alike."""
+
+    def truth(*xs: Any) -> Any:
+        return op(*(x != 0 for x in xs)).astype(xs[0].dtype)
+
+    return truth
+
+
+def _logical_row(
+    name: str, op: Any, np_op: Any, page: str, example: tuple[Any, ...]
+) -> ElementWise:
+    """A row of LOGICAL_AND, OR, XOR or NOT: 1 or 0 in the inputs' type."""
+    face = f"logical_{name.lower()}"
+    unary = name == "NOT"
+    return ElementWise(
+        f"LOGICAL_{name}",
+        ElementWiseUnaryNoScaleBias if unary else ElementWiseBinary,
+        _logical(op),
+        _LOGICAL_BANDS,
+        face=face,
+        example=("uint8", example[:-1], example[-1]),
+        page=page,
+        reference=_logical(np_op),
+        namesake=False,
+        differs=f"1 or 0 in the inputs' dtype (DirectML's tensors share one), where "
+        f"`jnp.{face}` gives bool",
+        not_smooth=_INTEGERS_ONLY,
+        notes="A value is true where it is nonzero (C's !!x); the result is 1 for true, 0 "
+        "for false.",
+    )
+
+
 def _erf(x: np.ndarray) -> np.ndarray:
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 
@@ -1473,6 +1517,34 @@ ROWS: tuple[ElementWise, ...] = (
         cpu=(5, 1, 0),
         h100=(5, 0, 0),
         namesake_module="jax.scipy.special",
+    ),
+    _logical_row(
+        "AND",
+        jnp.logical_and,
+        np.logical_and,
+        "f(a, b) = a && b",
+        ([0, 1, 7, 0], [0, 3, 2, 9], "Array([0, 1, 1, 0], dtype=uint8)"),
+    ),
+    _logical_row(
+        "OR",
+        jnp.logical_or,
+        np.logical_or,
+        "f(a, b) = a || b",
+        ([0, 1, 7, 0], [0, 0, 2, 9], "Array([0, 1, 1, 1], dtype=uint8)"),
+    ),
+    _logical_row(
+        "XOR",
+        jnp.logical_xor,
+        np.logical_xor,
+        "f(a, b) = (!!a) != (!!b)",
+        ([0, 1, 7, 0], [0, 0, 2, 9], "Array([0, 1, 0, 1], dtype=uint8)"),
+    ),
+    _logical_row(
+        "NOT",
+        jnp.logical_not,
+        np.logical_not,
+        "f(x) = !x",
+        ([0, 1, 255], "Array([1, 0, 0], dtype=uint8)"),
     ),
 )
 """Every element-wise operator dmljax implements, one row each."""

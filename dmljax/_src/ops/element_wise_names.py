@@ -51,6 +51,10 @@ __all__ = [
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
     "ElementWiseLogOperatorDesc",
+    "ElementWiseLogicalAndOperatorDesc",
+    "ElementWiseLogicalNotOperatorDesc",
+    "ElementWiseLogicalOrOperatorDesc",
+    "ElementWiseLogicalXorOperatorDesc",
     "ElementWiseMaxOperatorDesc",
     "ElementWiseMeanOperatorDesc",
     "ElementWiseMinOperatorDesc",
@@ -86,6 +90,10 @@ __all__ = [
     "identity",
     "leaky_relu",
     "log",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
     "maximum",
     "mean",
     "minimum",
@@ -136,6 +144,10 @@ ElementWiseExpOperatorDesc: type[ElementWiseUnary] = DESCS["EXP"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
 ElementWiseLogOperatorDesc: type[ElementWiseUnary] = DESCS["LOG"]
+ElementWiseLogicalAndOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_AND"]
+ElementWiseLogicalNotOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["LOGICAL_NOT"]
+ElementWiseLogicalOrOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_OR"]
+ElementWiseLogicalXorOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_XOR"]
 ElementWiseMaxOperatorDesc: type[ElementWiseBinary] = DESCS["MAX"]
 ElementWiseMeanOperatorDesc: type[ElementWiseBinary] = DESCS["MEAN"]
 ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
@@ -172,6 +184,10 @@ floor: Unary = FUNCTIONS["floor"]
 identity: Unary = FUNCTIONS["identity"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 log: Unary = FUNCTIONS["log"]
+logical_and: Binary = FUNCTIONS["logical_and"]
+logical_not: Unary = FUNCTIONS["logical_not"]
+logical_or: Binary = FUNCTIONS["logical_or"]
+logical_xor: Binary = FUNCTIONS["logical_xor"]
 maximum: Binary = FUNCTIONS["maximum"]
 mean: Binary = FUNCTIONS["mean"]
 minimum: Binary = FUNCTIONS["minimum"]

@@ -145,6 +145,14 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         name: _table((_FL.FL_2_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
         for name in ("SINH", "COSH", "TANH", "ASINH", "ACOSH", "ATANH", "ERF")
     },
+    **{
+        name: _table(
+            (_FL.FL_1_0, (4, 4), frozenset({_T.UINT32})),
+            (_FL.FL_2_0, (4, 4), frozenset({_T.UINT32, _T.UINT8})),
+            (_FL.FL_3_0, (1, 8), frozenset({_T.UINT32, _T.UINT8})),
+        )
+        for name in ("LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "LOGICAL_NOT")
+    },
 }
 
 _NAN, _INF = float("nan"), float("inf")
@@ -338,6 +346,25 @@ _WORKED: dict[
         name: ({}, {"InputTensor": ("FLOAT32", x)}, ("FLOAT32", y), notes)
         for name, x, y, notes in _EXACT_POINTS
     },
+    **{
+        f"LOGICAL_{name}": (
+            {},
+            {"ATensor": ("UINT32", [0, 0, 5, 4294967295]), "BTensor": ("UINT32", [0, 2, 0, 1])},
+            ("UINT32", out),
+            f"Nonzero is true: {notes}.",
+        )
+        for name, out, notes in (
+            ("AND", [0, 0, 0, 1], "true only where both are nonzero"),
+            ("OR", [0, 1, 1, 1], "true where either is nonzero"),
+            ("XOR", [0, 1, 1, 0], "true where exactly one is nonzero"),
+        )
+    },
+    "LOGICAL_NOT": (
+        {},
+        {"InputTensor": ("UINT8", [0, 1, 2, 255])},
+        ("UINT8", [1, 0, 0, 0]),
+        "Every nonzero value is true, so its NOT is 0.",
+    ),
 }
 
 
@@ -521,6 +548,14 @@ def _face_example_of(row: ElementWise) -> Any:
     return face
 
 
+_LOGICAL_FACES = ("logical_and", "logical_or", "logical_xor", "logical_not")
+
+
+def _in_inputs_type(f: Any) -> Any:
+    """jnp's ``f`` (a logical function, which gives bool) as 1 or 0 in its inputs' type."""
+    return lambda *xs: f(*xs).astype(xs[0].dtype)
+
+
 _JNP = {
     "identity": lambda x: x,
     "negative": jnp.negative,
@@ -536,14 +571,25 @@ _JNP = {
     "celu": jax.nn.celu,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
+    **{name: _in_inputs_type(getattr(jnp, name)) for name in _LOGICAL_FACES},
 }
 # The bench's attributes: a normal sample is clipped on both sides, negatives scaled.
 _BENCH_VALUES = {"min": -0.5, "max": 0.5, "alpha": 0.5}
 
 
+def _bench_operands(row: ElementWise) -> Any:
+    """``draw(key, shape)``: float32 normal draws (inside a function's domain), or where
+    the face takes no float32 (LOGICAL_AND's), uint32 values of 0, 1 and 2."""
+    if np.dtype(np.float32) not in element_wise.face_dtypes(row):
+        return lambda key, shape: operands.randint(key, shape, 0, 3, np.uint32)
+    inside = _SMOOTH_ON.get(row.name, lambda x: x)
+    return lambda key, shape: inside(operands.normal(key, shape))
+
+
 def _bench_of(row: ElementWise) -> Any:
     values = tuple(_BENCH_VALUES[name] for name in row.attributes)
     face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
+    draw = _bench_operands(row)
 
     def function(*xs: jax.Array) -> jax.Array:
         return face(*xs, *values)
@@ -553,16 +599,13 @@ def _bench_of(row: ElementWise) -> Any:
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32 each
-        keys = jax.random.split(key, row.arity)
-        inside = _SMOOTH_ON.get(row.name, lambda x: x)  # a function's own domain
-        return tuple(inside(operands.normal(k, (side, side))) for k in keys)
+        return tuple(draw(k, (side, side)) for k in jax.random.split(key, row.arity))
 
     def bytes_moved(args: Sequence[jax.Array]) -> int:
         return sum(a.nbytes for a in args) + args[0].nbytes
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        inside = _SMOOTH_ON.get(row.name, lambda x: x)
-        return tuple(inside(operands.normal(k, (8, 8))) for k in jax.random.split(key, row.arity))
+        return tuple(draw(k, (8, 8)) for k in jax.random.split(key, row.arity))
 
     def desc(*xs: jax.Array) -> Any:
         tensor = TensorDesc.from_array(xs[0])
@@ -571,11 +614,12 @@ def _bench_of(row: ElementWise) -> Any:
         return element_wise.DESCS[row.name](**dict.fromkeys(fields, tensor), **attributes)
 
     def bench() -> list[Case | EagerCase]:
-        """The face over 4096x4096 float32 against the jax.numpy function, and eagerly on
-        8x8."""
+        """The face over 4096x4096 float32 (uint32 for LOGICAL_AND and its kin) against
+        the jax.numpy function, and eagerly on 8x8."""
+        dtype = "float32" if np.dtype(np.float32) in element_wise.face_dtypes(row) else "uint32"
         return [
             Case(
-                name=f"{row.face} float32",
+                name=f"{row.face} {dtype}",
                 operator=row.kind,
                 make_args=make_args,
                 dmljax_fn=function,

@@ -219,6 +219,19 @@ def test_gradient_counts_repeated_rows():
     np.testing.assert_array_equal(grad[:, 0], [0, 2, 0, 2])  # -1 and 9 both land on row 3
 
 
+@pytest.mark.parametrize("batch_dims", [0, 1])
+def test_empty_index_tuples_read_every_block_and_count_each_read_in_the_gradient(batch_dims):
+    # Each empty tuple reads all of x[b]; XLA:CPU's scatter-add over empty index vectors
+    # (the transpose of lax.gather) once kept one read of four.
+    x = jnp.arange(6.0).reshape(2, 3)
+    indices = jnp.zeros((2, 4, 0), jnp.int32)
+    y = dml.gather_nd(x, indices, batch_dims=batch_dims)
+    expected = np.broadcast_to(x[:, None] if batch_dims else x, y.shape)
+    np.testing.assert_array_equal(y, expected)
+    grad = jax.grad(lambda x: dml.gather_nd(x, indices, batch_dims=batch_dims).sum())(x)
+    np.testing.assert_array_equal(grad, np.full(x.shape, 4.0 if batch_dims else 8.0))
+
+
 def test_vmap_of_a_batched_gather_is_one_more_batch_dimension():
     rng = np.random.default_rng(7)
     xs = jnp.asarray(rng.standard_normal((4, 5, 3, 2)), jnp.float32)

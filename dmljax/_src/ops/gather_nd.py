@@ -93,6 +93,13 @@ def gather_nd_lowering(
 ) -> jax.Array:
     """The one implementation of GATHER_ND(1): ``indices.shape[:-1] + x.shape[batch + t:]``."""
     t = indices.shape[-1]
+    if t == 0:
+        # Empty index tuples read all of x[b] for each tuple: a broadcast, whose
+        # transpose sums. XLA:CPU's scatter-add over empty index vectors (the transpose
+        # of the gather) keeps one update of several to one place (jax 0.10.2).
+        out = (*indices.shape[:-1], *x.shape[batch:])
+        kept = (*range(batch), *range(indices.ndim - 1, len(out)))
+        return lax.broadcast_in_dim(x, out, kept)
     starts = clamp_indices(indices, tuple(x.shape[batch : batch + t]), wrap_negative=wrap_negative)
     # The indices are already in range; CLIP keeps every read inside the operand
     # whatever happens, and the gradient is a scatter-add over the same tuples.

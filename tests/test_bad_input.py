@@ -1543,7 +1543,9 @@ def _x64_case(operator: dml.Operator) -> tuple[Any, str] | None:
     """A valid desc holding a 64-bit type, and the label of its first such tensor."""
     latest = operator.support.bands[-1].tensors
     wide = [T.FLOAT64, T.INT64, T.UINT64]
-    data = next((w for w in wide if w in latest[operator.output_fields[0]].data_types), None)
+    # The output's data type, or (a test's output is UINT32 or UINT8) its inputs'.
+    fields = (operator.output_fields[0], *operator.input_fields)
+    data = next((w for f in fields for w in wide if w in latest[f].data_types), None)
     support_case = all_checks()[operator.name].support_case
     assert support_case is not None
     with jax.enable_x64(True):

@@ -90,6 +90,10 @@ def _assert_matches(
         zero = np.asarray(expected, np.float64) == 0
         if row.ulps == 0:  # the sign of a zero is part of the result
             np.testing.assert_array_equal(np.signbit(got[zero]), np.signbit(expected[zero]))
+    elif xs and row.predicate:  # a test of floats may read a subnormal as a zero
+        flushed = _expected(row, [helpers.flushed(x) for x in xs], values)
+        same = (got == expected) | (got == flushed)
+        assert same.all(), (got[~same], expected[~same])
     else:
         np.testing.assert_array_equal(got, expected)
 
@@ -162,7 +166,8 @@ def _strided_desc(
         packed = [int(np.prod(aligned[d + 1 :])) for d in range(rank)]
         strides = tuple(0 if a != s else p for a, s, p in zip(aligned, sizes, packed, strict=True))
         tensors[field] = dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
-    tensors["output_tensor"] = dml.TensorDesc(data_type=data_type, sizes=sizes)
+    out_type = T.from_dtype(row.output_dtype(xs[0].dtype))  # a test's: UINT8
+    tensors["output_tensor"] = dml.TensorDesc(data_type=out_type, sizes=sizes)
     attributes = checking.attributes_of(row, data_type, values)
     return element_wise.DESCS[row.name](**tensors, **attributes)
 

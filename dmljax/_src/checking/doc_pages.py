@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
-import math
 import re
 import types
 from collections.abc import Callable, Iterable, Sequence
@@ -453,9 +452,7 @@ def _element_wise_rows() -> str:
 
 def _jnp_array_code(array: np.ndarray) -> str:
     """``jnp.array([...], jnp.<dtype>)`` for a small array (infinities and NaNs spelled)."""
-    words = {math.inf: "jnp.inf", -math.inf: "-jnp.inf"}
-    values = ["jnp.nan" if v != v else words.get(v, repr(v)) for v in np.ravel(array).tolist()]
-    return f"jnp.array([{', '.join(values)}], jnp.{np.dtype(array.dtype).name})"
+    return element_wise.array_code(np.ravel(array).tolist(), np.dtype(array.dtype).name)
 
 
 def _element_wise_porting() -> str:

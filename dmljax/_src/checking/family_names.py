@@ -28,6 +28,12 @@ _FACE_TYPES = {
 }
 
 
+def _binding(desc: str, row: str, shape: str) -> str:
+    """``Desc: type[Shape] = DESCS["ROW"]``, split as ruff format splits it past 100."""
+    line = f'{desc}: type[{shape}] = DESCS["{row}"]'
+    return line if len(line) <= 100 else f'{desc}: type[{shape}] = DESCS[\n    "{row}"\n]'
+
+
 def render() -> str:
     """The source of the names module for the rows of ``element_wise.ROWS``."""
     descs = sorted((row.desc_name, row.name, row.shape.__name__) for row in ROWS)
@@ -66,7 +72,7 @@ def render() -> str:
         "Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]",
         "Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults",
         "",
-        *(f'{desc}: type[{shape}] = DESCS["{row}"]' for desc, row, shape in descs),
+        *(_binding(desc, row, shape) for desc, row, shape in descs),
         "",
         *(f'{face}: {kind} = FUNCTIONS["{face}"]' for face, kind in functions),
         "",

@@ -201,7 +201,8 @@ def _check_derivatives(case: SweepCase) -> None:
 
 
 def check_sweep_case(case: SweepCase) -> list[str]:
-    """Runs one draw eagerly, under jit, under vmap and (floating) under jvp and grad.
+    """Runs one draw eagerly, under jit, under vmap and (floats in, floats out) under jvp
+    and grad (a test's 1 or 0 has no derivative).
 
     Returns:
         The transformations checked, e.g. ``["eager", "jit", "vmap", "jvp+grad"]``.
@@ -218,7 +219,9 @@ def check_sweep_case(case: SweepCase) -> list[str]:
     _require_equal("vmap", jax.vmap(case.fn)(*stacked), expected, case.ulps)
     checked = ["eager", "jit", "vmap"]
     linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
-    if linear_dtypes and all(jnp.issubdtype(d, jnp.floating) for d in linear_dtypes):
+    out_dtypes = [np.asarray(y).dtype for y in jax.tree.leaves(case.expected[0])]
+    dtypes = linear_dtypes + out_dtypes
+    if linear_dtypes and all(jnp.issubdtype(d, jnp.floating) for d in dtypes):
         (_check_derivatives if case.linear else _check_derivatives_agree)(case)
         checked.append("jvp+grad")
     return checked
@@ -278,16 +281,18 @@ _KINDS = {"doc example": "doc", "sweep": "sweep"}
 
 
 def _table(rows: Sequence[CheckResult], table: TableFormatter = format_table) -> str:
-    # Four columns of at most 5 + 20 + 4 characters and three gaps of 2: the case gets the rest.
-    case_width = WIDTH - 5 - 20 - 4 - 3 * 2
+    # Four columns of 5, at most 30 (the operator's name, elided beyond: ELEMENT_WISE_...)
+    # and 4 characters, and three gaps of 2: the case gets the rest.
+    names = [elide(r.op.removeprefix("DML_OPERATOR_"), 30) for r in rows]
+    case_width = WIDTH - 5 - max(map(len, names), default=0) - 4 - 3 * 2
     cells = [
         [
             _KINDS[r.kind],
-            r.op.removeprefix("DML_OPERATOR_"),
+            name,
             "PASS" if r.passed else "FAIL",
             elide(r.case, case_width),
         ]
-        for r in rows
+        for r, name in zip(rows, names, strict=True)
     ]
     return table(["check", "operator", "ok?", "case"], cells, 4)
 

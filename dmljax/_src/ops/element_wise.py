@@ -380,6 +380,10 @@ class ElementWise:
         flush_bound: where float32 and bfloat16 results may be flushed to zero, in units
             of the type's smallest normal: 1 (subnormal results, the family's rule), or
             2 where a subnormal intermediate flushes (XLA's ASIN of ``x`` near 2**-125).
+        predicate: whether ``f`` is a test (EQUALS, IS_NAN): the formula gives booleans,
+            written as 1 or 0 in the output's type (UINT32 or UINT8, its band's
+            ``output_tensor`` types), which the inputs need not share; the face gives
+            uint8, and the reference uint8.
     """
 
     name: str
@@ -406,6 +410,7 @@ class ElementWise:
     defaults: tuple[Any, ...] = ()
     namesake_module: str = "jnp"
     flush_bound: int = 1
+    predicate: bool = False
 
     def __repr__(self) -> str:  # the fields are functions and tables: the name says which
         return f"ElementWise({self.kind})"
@@ -431,6 +436,10 @@ class ElementWise:
     def arity(self) -> int:
         """How many input tensors ``f`` takes."""
         return _arity(self.shape)
+
+    def output_dtype(self, dtype: Any) -> np.dtype[Any]:
+        """The face's output dtype for inputs of ``dtype``: uint8 for a predicate."""
+        return np.dtype(np.uint8) if self.predicate else np.dtype(dtype)
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -817,6 +826,57 @@ def _logical_row(
         not_smooth=_INTEGERS_ONLY,
         notes="A value is true where it is nonzero (C's !!x); the result is 1 for true, 0 "
         "for false.",
+    )
+
+
+# The tests' bands: floats in and UINT32 out from FL 1_0, UINT8 out from 2_0, integers in
+# from 2_1, any rank from 3_0, 64-bit integers in from 4_1 (EQUALS, GREATER_THAN and
+# LESS_THAN; the OR_EQUAL pair came at 3_0 with that band).
+_TRUTHS = frozenset({_T.UINT32, _T.UINT8})
+_COMPARISON_BANDS = (
+    fl.band(FL.FL_1_0, (4, 4), _FLOATS, output_tensor=frozenset({_T.UINT32})),
+    fl.band(FL.FL_2_0, (4, 4), _FLOATS, output_tensor=_TRUTHS),
+    fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32, output_tensor=_TRUTHS),
+    fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32, output_tensor=_TRUTHS),
+    fl.band(FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64, output_tensor=_TRUTHS),
+)
+_A_TEST = "a test: its output is 1 or 0, with no derivative"
+
+
+def _test_reference(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
+    """A test's reference: NumPy's ``op`` (floats widened to float64, which holds every
+    value of theirs; NumPy lacks bfloat16's comparisons) as uint8 1 or 0."""
+
+    def reference(*xs: np.ndarray) -> np.ndarray:
+        wide = [x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.name == "bfloat16"
+                else x for x in xs]  # fmt: skip
+        with np.errstate(invalid="ignore"):
+            return np.asarray(op(*wide)).astype(np.uint8)
+
+    return reference
+
+
+def _comparison_row(
+    name: str, op: Any, np_op: Any, face: str, symbol: str, bands: tuple[fl.Band, ...]
+) -> ElementWise:
+    """A row of LOGICAL_EQUALS and its kin: IEEE's comparison, 1 or 0."""
+    a, b = [1.0, -0.0, 3.0, 2.0], [2.0, 0.0, 1.0, 2.0]
+    printed = ", ".join(str(int(np_op(x, y))) for x, y in zip(a, b, strict=True))
+    return ElementWise(
+        f"LOGICAL_{name}",
+        ElementWiseBinary,
+        op,
+        bands,
+        face=face,
+        example=("float32", (a, b), f"Array([{printed}], dtype=uint8)"),
+        page=f"f(a, b) = (a {symbol} b)",
+        reference=_test_reference(np_op),
+        predicate=True,
+        differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
+        not_smooth=_A_TEST,
+        notes="IEEE's comparison: a NaN operand compares false (and unequal), and -0.0 "
+        "equals 0.0. The result is 1 for true and 0 for false in the output's type "
+        "(UINT32 or UINT8; the inputs' may differ); the face gives uint8.",
     )
 
 
@@ -1518,6 +1578,42 @@ ROWS: tuple[ElementWise, ...] = (
         h100=(5, 0, 0),
         namesake_module="jax.scipy.special",
     ),
+    _comparison_row("EQUALS", lax.eq, np.equal, "equal", "==", _COMPARISON_BANDS),
+    _comparison_row("GREATER_THAN", lax.gt, np.greater, "greater", ">", _COMPARISON_BANDS),
+    _comparison_row("LESS_THAN", lax.lt, np.less, "less", "<", _COMPARISON_BANDS),
+    _comparison_row(
+        "GREATER_THAN_OR_EQUAL",
+        lax.ge,
+        np.greater_equal,
+        "greater_equal",
+        ">=",
+        _COMPARISON_BANDS[3:],
+    ),
+    _comparison_row(
+        "LESS_THAN_OR_EQUAL", lax.le, np.less_equal, "less_equal", "<=", _COMPARISON_BANDS[3:]
+    ),
+    ElementWise(
+        "IS_NAN",
+        ElementWiseUnaryNoScaleBias,
+        lambda x: lax.ne(x, x),
+        (
+            fl.band(FL.FL_2_0, (4, 4), _FLOATS, output_tensor=_TRUTHS),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS, output_tensor=_TRUTHS),
+        ),
+        face="isnan",
+        example=(
+            "float32",
+            ([1.0, math.nan, math.inf, -0.0],),
+            "Array([0, 1, 0, 0], dtype=uint8)",
+        ),
+        page="f(x) = isnan(x)",
+        reference=_test_reference(np.isnan),
+        predicate=True,
+        differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
+        not_smooth=_A_TEST,
+        notes="1 where x is a NaN of either sign and any payload, 0 elsewhere, in the "
+        "output's type (UINT32 or UINT8); the face gives uint8.",
+    ),
     _logical_row(
         "AND",
         jnp.logical_and,
@@ -1587,14 +1683,18 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
         del options
         scale_bias = getattr(desc, "scale_bias", None)
         values = [getattr(desc, name) for name in row.attributes]
-        constants = row.constants(values, desc.output_tensor.dtype, op=type(desc).__name__)
+        (_, first), *_ = contract.bound_tensors(desc, contract.Role.INPUT)
+        constants = row.constants(values, first.dtype, op=type(desc).__name__)
         activation = getattr(desc, "fused_activation", None)
-        if (scale_bias is None or scale_bias.is_identity) and not constants and not activation:
+        plain = (scale_bias is None or scale_bias.is_identity) and not activation
+        if plain and not constants and not row.predicate:
             return row.formula
+        out = desc.output_tensor.dtype
 
         def scaled(*xs: jax.Array) -> jax.Array:
             y = row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
-            return apply_fused_activation(y, activation)
+            y = apply_fused_activation(y, activation)
+            return y.astype(out) if row.predicate else y
 
         return scaled
 
@@ -1662,7 +1762,8 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
                 op, names[-1], "shapes that broadcast together (NumPy's rules)", given
             ) from None
         constants = row.constants(values, dtype, op=op)
-        return row.formula(*(jnp.broadcast_to(x, shape) for x in arrays), *constants)
+        y = row.formula(*(jnp.broadcast_to(x, shape) for x in arrays), *constants)
+        return y.astype(row.output_dtype(dtype)) if row.predicate else y
 
     required = len(names) + len(row.attributes) - len(row.defaults)
     defaults = (None,) * required + row.defaults
@@ -1733,10 +1834,21 @@ def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any
     return node
 
 
+def array_code(values: Sequence[Any], dtype: str) -> str:
+    """``jnp.array([...], jnp.<dtype>)``, infinities and NaN spelled as jnp's constants.
+
+    >>> array_code([1.0, float("nan"), -float("inf")], "float32")
+    'jnp.array([1.0, jnp.nan, -jnp.inf], jnp.float32)'
+    """
+    words = {math.inf: "jnp.inf", -math.inf: "-jnp.inf"}
+    spelled = ["jnp.nan" if v != v else words.get(v, repr(v)) for v in values]
+    return f"jnp.array([{', '.join(spelled)}], jnp.{dtype})"
+
+
 def _example_arguments(row: ElementWise, *, statics: bool = True) -> str:
     """The example's call arguments: its arrays, and (on the face) its attributes."""
     dtype, inputs, _ = row.example
-    arrays = [f"jnp.array({list(values)!r}, jnp.{dtype})" for values in inputs]
+    arrays = [array_code(values, dtype) for values in inputs]
     return ", ".join([*arrays, *map(repr, row.example_statics if statics else ())])
 
 
@@ -1762,17 +1874,24 @@ def _face_doc(row: ElementWise, names: Sequence[str]) -> str:
 def _desc_doc(row: ElementWise) -> str:
     first = row.support[0]
     dtype, inputs, printed = row.example
-    tensors = [f.name for f in contract.tensor_fields(row.shape)]
+    tensors = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
     data_type = DataType.from_dtype(np.dtype(dtype)).name
-    fields = [f"{n}=t" for n in tensors] + (
-        [row.example_attributes] if row.example_attributes else []
+    sizes = f"sizes=({len(inputs[0])},)"
+    # A test's output has a type of its own: another TensorDesc, of UINT8.
+    out, out_desc = ("o", f">>> o = dml.TensorDesc(data_type=dml.DataType.UINT8, {sizes})\n") if (
+        row.predicate) else ("t", "")  # fmt: skip
+    fields = (
+        [f"{n}=t" for n in tensors]
+        + [f"output_tensor={out}"]
+        + ([row.example_attributes] if row.example_attributes else [])
     )
     return (
         f"``DML_{row.kind}_OPERATOR_DESC``: ``{row.page}`` element by element.\n\n"
         f"Introduced at FL {first.since.name.removeprefix('FL_')}. Its functional face is "
         f":func:`dmljax.{row.face}`; the fields are :class:`{row.shape.__name__}`'s.\n\n"
         f">>> import jax.numpy as jnp, dmljax as dml\n"
-        f">>> t = dml.TensorDesc(data_type=dml.DataType.{data_type}, sizes=({len(inputs[0])},))\n"
+        f">>> t = dml.TensorDesc(data_type=dml.DataType.{data_type}, {sizes})\n"
+        f"{out_desc}"
         f">>> desc = dml.{row.desc_name}({', '.join(fields)})\n"
         f">>> dml.compile_operator(desc)({_example_arguments(row, statics=False)})\n"
         f"{printed}\n"
@@ -1786,7 +1905,8 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
     desc_type = typing.cast(
         "type[contract.OperatorDesc[Any]]", type(row.desc_name, (row.shape,), namespace)
     )
-    tensors = tuple(f.name for f in contract.tensor_fields(row.shape))
+    role = contract.Role.INPUT if row.predicate else None  # a test's output type is its own
+    tensors = tuple(f.name for f in contract.tensor_fields(row.shape, role))
     operator = contract.Operator(
         row.operator_name,
         desc_type,

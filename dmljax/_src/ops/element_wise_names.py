@@ -50,8 +50,14 @@ __all__ = [
     "ElementWiseExpOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
+    "ElementWiseIsNanOperatorDesc",
     "ElementWiseLogOperatorDesc",
     "ElementWiseLogicalAndOperatorDesc",
+    "ElementWiseLogicalEqualsOperatorDesc",
+    "ElementWiseLogicalGreaterThanOperatorDesc",
+    "ElementWiseLogicalGreaterThanOrEqualOperatorDesc",
+    "ElementWiseLogicalLessThanOperatorDesc",
+    "ElementWiseLogicalLessThanOrEqualOperatorDesc",
     "ElementWiseLogicalNotOperatorDesc",
     "ElementWiseLogicalOrOperatorDesc",
     "ElementWiseLogicalXorOperatorDesc",
@@ -84,11 +90,17 @@ __all__ = [
     "difference_square",
     "divide",
     "elu",
+    "equal",
     "erf",
     "exp",
     "floor",
+    "greater",
+    "greater_equal",
     "identity",
+    "isnan",
     "leaky_relu",
+    "less",
+    "less_equal",
     "log",
     "logical_and",
     "logical_not",
@@ -143,8 +155,18 @@ ElementWiseErfOperatorDesc: type[ElementWiseUnary] = DESCS["ERF"]
 ElementWiseExpOperatorDesc: type[ElementWiseUnary] = DESCS["EXP"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
+ElementWiseIsNanOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["IS_NAN"]
 ElementWiseLogOperatorDesc: type[ElementWiseUnary] = DESCS["LOG"]
 ElementWiseLogicalAndOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_AND"]
+ElementWiseLogicalEqualsOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_EQUALS"]
+ElementWiseLogicalGreaterThanOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_GREATER_THAN"]
+ElementWiseLogicalGreaterThanOrEqualOperatorDesc: type[ElementWiseBinary] = DESCS[
+    "LOGICAL_GREATER_THAN_OR_EQUAL"
+]
+ElementWiseLogicalLessThanOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_LESS_THAN"]
+ElementWiseLogicalLessThanOrEqualOperatorDesc: type[ElementWiseBinary] = DESCS[
+    "LOGICAL_LESS_THAN_OR_EQUAL"
+]
 ElementWiseLogicalNotOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["LOGICAL_NOT"]
 ElementWiseLogicalOrOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_OR"]
 ElementWiseLogicalXorOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_XOR"]
@@ -178,11 +200,17 @@ cosh: Unary = FUNCTIONS["cosh"]
 difference_square: Binary = FUNCTIONS["difference_square"]
 divide: Binary = FUNCTIONS["divide"]
 elu: Parameterized = FUNCTIONS["elu"]
+equal: Binary = FUNCTIONS["equal"]
 erf: Unary = FUNCTIONS["erf"]
 exp: Unary = FUNCTIONS["exp"]
 floor: Unary = FUNCTIONS["floor"]
+greater: Binary = FUNCTIONS["greater"]
+greater_equal: Binary = FUNCTIONS["greater_equal"]
 identity: Unary = FUNCTIONS["identity"]
+isnan: Unary = FUNCTIONS["isnan"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
+less: Binary = FUNCTIONS["less"]
+less_equal: Binary = FUNCTIONS["less_equal"]
 log: Unary = FUNCTIONS["log"]
 logical_and: Binary = FUNCTIONS["logical_and"]
 logical_not: Unary = FUNCTIONS["logical_not"]

@@ -50,6 +50,25 @@ def _table(
     return {since: (ranks, types, None) for since, ranks, types in rows}
 
 
+def _test_table(
+    *rows: tuple[FeatureLevel, tuple[int, int], frozenset[DataType], frozenset[DataType]],
+) -> dict[FeatureLevel, DocumentedBand]:
+    """A test's table (EQUALS'): its inputs' types, then its output's (the "other" types
+    the support checks vary)."""
+    return {since: (ranks, types, out) for since, ranks, types, out in rows}
+
+
+_U32, _U8_U32 = frozenset({_T.UINT32}), frozenset({_T.UINT32, _T.UINT8})
+# EQUALS', GREATER_THAN's and LESS_THAN's pages; the OR_EQUAL pair's start at FL 3_0.
+_COMPARISON_TABLE = (
+    (_FL.FL_1_0, (4, 4), FLOATS, _U32),
+    (_FL.FL_2_0, (4, 4), FLOATS, _U8_U32),
+    (_FL.FL_2_1, (4, 4), _TYPES_8_32, _U8_U32),
+    (_FL.FL_3_0, (1, 8), _TYPES_8_32, _U8_U32),
+    (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64, _U8_U32),
+)
+
+
 # The table most activation pages share: 4 dimensions, 4 or 5 from FL 2_0, 1 to 8 from 3_0.
 _ACTIVATION_TABLE = (
     (_FL.FL_1_0, (4, 4), FLOATS),
@@ -153,6 +172,17 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         )
         for name in ("LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "LOGICAL_NOT")
     },
+    **{
+        f"LOGICAL_{name}": _test_table(*_COMPARISON_TABLE)
+        for name in ("EQUALS", "GREATER_THAN", "LESS_THAN")
+    },
+    **{
+        f"LOGICAL_{name}": _test_table(*_COMPARISON_TABLE[3:])
+        for name in ("GREATER_THAN_OR_EQUAL", "LESS_THAN_OR_EQUAL")
+    },
+    "IS_NAN": _test_table(
+        (_FL.FL_2_0, (4, 4), FLOATS, _U8_U32), (_FL.FL_3_0, (1, 8), FLOATS, _U8_U32)
+    ),
 }
 
 _NAN, _INF = float("nan"), float("inf")
@@ -359,6 +389,30 @@ _WORKED: dict[
             ("XOR", [0, 1, 1, 0], "true where exactly one is nonzero"),
         )
     },
+    **{
+        f"LOGICAL_{name}": (
+            {},
+            {
+                "ATensor": ("FLOAT32", [1.0, _NAN, -0.0, 2.0]),
+                "BTensor": ("FLOAT32", [2.0, _NAN, 0.0, 1.0]),
+            },
+            (out_type, out),
+            f"NaN compares false, -0.0 equals 0.0; the output is {out_type}.",
+        )
+        for name, out, out_type in (
+            ("EQUALS", [0, 0, 1, 0], "UINT8"),
+            ("GREATER_THAN", [0, 0, 0, 1], "UINT32"),
+            ("LESS_THAN", [1, 0, 0, 0], "UINT8"),
+            ("GREATER_THAN_OR_EQUAL", [0, 0, 1, 1], "UINT8"),
+            ("LESS_THAN_OR_EQUAL", [1, 0, 1, 0], "UINT32"),
+        )
+    },
+    "IS_NAN": (
+        {},
+        {"InputTensor": ("FLOAT16", [_NAN, _INF, -0.0, -2.5])},
+        ("UINT32", [1, 0, 0, 0]),
+        "Only the NaN is a NaN; the output is UINT32.",
+    ),
     "LOGICAL_NOT": (
         {},
         {"InputTensor": ("UINT8", [0, 1, 2, 255])},
@@ -521,17 +575,21 @@ def _support_case_of(row: ElementWise) -> Any:
     def support_case(
         rank: int, data_type: DataType, index_type: DataType
     ) -> tuple[Any, tuple[np.ndarray, ...]]:
-        del index_type
         sizes = (2,) + (1,) * (rank - 1)
         tensor = TensorDesc(data_type=data_type, sizes=sizes)
-        fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
+        fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
+        # A test's output type is the table's "other" type (UINT32 or UINT8).
+        out = TensorDesc(data_type=index_type, sizes=sizes) if row.predicate else tensor
         values = _SUPPORT_VALUES[: len(row.attributes)]
-        desc = desc_type(**dict.fromkeys(fields, tensor), **attributes_of(row, data_type, values))
+        attributes = attributes_of(row, data_type, values)
+        desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
         data = data_of(sizes, data_type)
         data = data + 1 if row.name == "DIVIDE" else data * data if row.name == "SQRT" else data
         if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
             data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
+        if row.predicate:  # a comparison of data with itself would be the same everywhere
+            inputs = inputs[:1] + tuple(np.flip(data) for _ in inputs[1:])
         return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
 
     return support_case
@@ -543,12 +601,19 @@ def _face_example_of(row: ElementWise) -> Any:
     def face(example: Any) -> jax.Array:
         scale_bias = getattr(example.desc, "scale_bias", None)
         xs = [element_wise.apply_scale_bias(jnp.asarray(x), scale_bias) for x in example.inputs]
-        return function(*xs, *(getattr(example.desc, name) for name in row.attributes))
+        y = function(*xs, *(getattr(example.desc, name) for name in row.attributes))
+        # A test's face gives uint8; the example's output may be UINT32.
+        return y.astype(example.desc.output_tensor.dtype) if row.predicate else y
 
     return face
 
 
 _LOGICAL_FACES = ("logical_and", "logical_or", "logical_xor", "logical_not")
+
+
+def _in_uint8(f: Any) -> Any:
+    """jnp's test ``f`` (which gives bool) as 1 or 0 of uint8, as a test's face gives."""
+    return lambda *xs: f(*xs).astype(np.uint8)
 
 
 def _in_inputs_type(f: Any) -> Any:
@@ -589,6 +654,8 @@ def _bench_operands(row: ElementWise) -> Any:
 def _bench_of(row: ElementWise) -> Any:
     values = tuple(_BENCH_VALUES[name] for name in row.attributes)
     face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
+    if row.predicate:  # jnp's tests give bool; DirectML's 1 or 0, of uint8 on the face
+        namesake = _in_uint8(namesake)
     draw = _bench_operands(row)
 
     def function(*xs: jax.Array) -> jax.Array:
@@ -602,16 +669,21 @@ def _bench_of(row: ElementWise) -> Any:
         return tuple(draw(k, (side, side)) for k in jax.random.split(key, row.arity))
 
     def bytes_moved(args: Sequence[jax.Array]) -> int:
-        return sum(a.nbytes for a in args) + args[0].nbytes
+        return sum(a.nbytes for a in args) + args[0].size * row.output_dtype(args[0].dtype).itemsize
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
         return tuple(draw(k, (8, 8)) for k in jax.random.split(key, row.arity))
 
     def desc(*xs: jax.Array) -> Any:
         tensor = TensorDesc.from_array(xs[0])
-        fields = [f.name for f in contract.tensor_fields(row.shape)]
+        out = TensorDesc.from_array(
+            jax.ShapeDtypeStruct(xs[0].shape, row.output_dtype(xs[0].dtype))
+        )
+        fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
         attributes = attributes_of(row, tensor.data_type, values)
-        return element_wise.DESCS[row.name](**dict.fromkeys(fields, tensor), **attributes)
+        return element_wise.DESCS[row.name](
+            **dict.fromkeys(fields, tensor), output_tensor=out, **attributes
+        )
 
     def bench() -> list[Case | EagerCase]:
         """The face over 4096x4096 float32 (uint32 for LOGICAL_AND and its kin) against

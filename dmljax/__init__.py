@@ -68,7 +68,11 @@ if TYPE_CHECKING:
     from dmljax._src.ops.diagonal_matrix1 import (
         DiagonalMatrix1OperatorDesc as DiagonalMatrix1OperatorDesc,
     )
-    from dmljax._src.ops.element_wise import ScaleBias as ScaleBias
+    from dmljax._src.ops.element_wise import (
+        IsInfinityMode as IsInfinityMode,
+        RoundingMode as RoundingMode,
+        ScaleBias as ScaleBias,
+    )
 
     # The element-wise family: each row's desc and functional face (dml.add, ...).
     from dmljax._src.ops.element_wise_names import *  # noqa: F403
@@ -253,7 +257,13 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
 if TYPE_CHECKING:
     from dmljax._src.ops import element_wise_names as _element_wise_names
 
-    __all__ += ["ScaleBias"]
+    __all__ += ["IsInfinityMode", "RoundingMode", "ScaleBias"]
     __all__ += _element_wise_names.__all__
 else:  # the same names, without importing the family, in one sorted list
-    __all__ = sorted({*__all__, "ScaleBias", *_all_of("dmljax._src.ops.element_wise_names")})
+    __all__ = sorted(
+        {
+            *__all__,
+            *("IsInfinityMode", "RoundingMode", "ScaleBias"),
+            *_all_of("dmljax._src.ops.element_wise_names"),
+        }
+    )

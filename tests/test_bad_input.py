@@ -257,8 +257,9 @@ def _valid_case(operator: dml.Operator) -> tuple[Any, tuple[np.ndarray, ...]]:
     checks = all_checks()[operator.name]
     assert checks.support_case is not None, operator.name
     table = checks.documented_support
-    data_type = helpers.support_data_type(table[max(table)] if table else None)
-    return checks.support_case(4, data_type, U32)
+    latest = table[max(table)] if table else None
+    data_type, other = helpers.support_data_type(latest), helpers.support_index_type(latest)
+    return checks.support_case(4, data_type, other)
 
 
 def _builder(desc: Any) -> Callable[..., Any]:

@@ -154,10 +154,13 @@ def _compiled(entry: Any) -> tuple[doc_examples.DocExample, Any]:
 
 
 def _other_values(inputs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-    """The same inputs with other floating values (indices kept: they must stay valid)."""
-    return tuple(
-        (2 * x - 1).astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else x for x in inputs
-    )
+    """The same inputs with other floating values (indices kept: they must stay valid;
+    the largest floats become infinities, which are values too)."""
+    with np.errstate(over="ignore"):
+        return tuple(
+            (2 * x - 1).astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else x
+            for x in inputs
+        )
 
 
 def _stacked(*trees: Any) -> Any:

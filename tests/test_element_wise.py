@@ -104,6 +104,9 @@ def _attribute_values(row: ElementWise, dtype: np.dtype[Any]) -> st.SearchStrate
     if not row.attributes:
         return st.just(())
     floating = bool(jnp.issubdtype(dtype, jnp.floating))
+    if row.attributes[0] in element_wise.ENUM_ATTRIBUTES:  # a member or its name
+        members = list(element_wise.ENUM_ATTRIBUTES[row.attributes[0]])
+        return st.tuples(st.sampled_from(members + [m.function_name for m in members]))
     if "min_max_data_type" in row.shape.__dataclass_fields__:
         one = _values(dtype)
     else:

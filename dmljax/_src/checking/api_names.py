@@ -20,7 +20,7 @@ def operator_api_names(kind: str) -> list[str]:
     :data:`dmljax.OPERATORS`' order.
 
     >>> operator_api_names("enums")
-    ['DepthSpaceOrder', 'PaddingMode']
+    ['DepthSpaceOrder', 'IsInfinityMode', 'RoundingMode', 'PaddingMode']
     """
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],

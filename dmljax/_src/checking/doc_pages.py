@@ -43,6 +43,7 @@ from dmljax._src.checking import doc_examples
 from dmljax._src.checking.api_names import operator_api_names
 from dmljax._src.contract import Role
 from dmljax._src.dxdispatch.json_model import pascal_case
+from dmljax._src.enums import DmlEnum
 from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS
 
@@ -455,6 +456,11 @@ def _jnp_array_code(array: np.ndarray) -> str:
     return element_wise.array_code(np.ravel(array).tolist(), np.dtype(array.dtype).name)
 
 
+def _argument_code(value: Any) -> str:
+    """An attribute as a face's argument: an enum member as its lower-case name."""
+    return repr(value.function_name if isinstance(value, DmlEnum) else value)
+
+
 def _element_wise_porting() -> str:
     """A table row per element-wise face against its jax.numpy namesake, and the calls
     side by side on each row's worked example (outputs computed as the page is written)."""
@@ -471,9 +477,11 @@ def _element_wise_porting() -> str:
         rows.append([face, f"`{namesake_name}`" if namesake else "none", differs])
         (entry,) = [e for e in doc_examples.entries(row.operator_name)][:1]
         example = doc_examples.build(entry, doc_examples.BUILDERS)
-        values = [repr(getattr(example.desc, name)) for name in row.attributes]
+        values = [_argument_code(getattr(example.desc, name)) for name in row.attributes]
         arguments = ", ".join([*(_jnp_array_code(x) for x in example.inputs), *values])
-        for caller in (f"dml.{row.face}", namesake_name if namesake else None):
+        # jnp's namesake takes no DirectML mode (jnp.round's second argument is decimals).
+        modes = any(name in element_wise.ENUM_ATTRIBUTES for name in row.attributes)
+        for caller in (f"dml.{row.face}", namesake_name if namesake and not modes else None):
             if caller is None:
                 continue
             # The rows' faces, not dmljax's exports: a new row is exported once its names

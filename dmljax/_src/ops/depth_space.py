@@ -8,17 +8,17 @@ own direction: the desc, the sizes it computes and its reshape-transpose lowerin
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import jax
 
 from dmljax._src import contract, face as faces, feature_levels as fl
+from dmljax._src.enums import DmlEnum
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
-from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+from dmljax.errors import InvalidArgumentError
 
 __all__ = [
     "NEWER_SUPPORT",
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-class DepthSpaceOrder(enum.IntEnum):
+class DepthSpaceOrder(DmlEnum):
     """A ``DML_DEPTH_SPACE_ORDER``: how a depth index is made of a block's row and column
     and a channel (introduced with SPACE_TO_DEPTH1 and DEPTH_TO_SPACE1 at FL 2_1).
 
@@ -54,30 +54,10 @@ class DepthSpaceOrder(enum.IntEnum):
         """ONNX DepthToSpace's name for the order: ``"DCR"`` or ``"CRD"``."""
         return "DCR" if self is DepthSpaceOrder.DEPTH_COLUMN_ROW else "CRD"
 
-    def __str__(self) -> str:
-        return self.name
-
     @classmethod
-    def coerce(cls, value: Any, *, op: str, field: str) -> DepthSpaceOrder:
-        """``value`` (a member, its value, its name, with or without DirectML's prefix,
-        or ONNX's ``"DCR"``/``"CRD"``) as a DepthSpaceOrder."""
-        if isinstance(value, str):
-            name = value.upper().removeprefix("DML_").removeprefix("DEPTH_SPACE_ORDER_")
-            onnx_names = {"DCR": cls.DEPTH_COLUMN_ROW, "CRD": cls.COLUMN_ROW_DEPTH}
-            found = onnx_names.get(name, cls.__members__.get(name))
-            if found is not None:
-                return found
-        elif isinstance(value, int) and not isinstance(value, bool):
-            try:
-                return cls(value)
-            except ValueError:
-                pass
-        else:
-            raise ArgumentTypeError(op, field, "a dmljax.DepthSpaceOrder", repr(value))
-        names = ", ".join(order.name for order in cls)
-        raise InvalidArgumentError(
-            op, field, f"a DML_DEPTH_SPACE_ORDER ({names}, or 'DCR' or 'CRD')", repr(value)
-        )
+    def other_names(cls) -> Mapping[str, DepthSpaceOrder]:
+        """ONNX's names: ``"DCR"`` and ``"CRD"``."""
+        return {"DCR": cls.DEPTH_COLUMN_ROW, "CRD": cls.COLUMN_ROW_DEPTH}
 
 
 _FL_2_1 = fl.band(FL.FL_2_1, (4, 4), fl.TYPES_8_32)

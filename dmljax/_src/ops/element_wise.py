@@ -36,6 +36,7 @@ from jax.typing import ArrayLike
 from dmljax._src import contract, face as faces, feature_levels as fl, scalars
 from dmljax._src.arguments import static_number
 from dmljax._src.dtypes import DataType
+from dmljax._src.enums import DmlEnum
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
 from dmljax._src.tensor_desc import TensorDesc
@@ -43,6 +44,7 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "DESCS",
+    "ENUM_ATTRIBUTES",
     "FAMILY",
     "FUNCTIONS",
     "ROWS",
@@ -50,6 +52,8 @@ __all__ = [
     "ElementWiseBinary",
     "ElementWiseUnary",
     "ElementWiseUnaryNoScaleBias",
+    "IsInfinityMode",
+    "RoundingMode",
     "ScaleBias",
     "apply_fused_activation",
     "apply_scale_bias",
@@ -234,6 +238,58 @@ class ElementWiseClip1(ElementWiseUnary):
                 getattr(self, name), self.min_max_data_type, op=type(self).__name__, field=name
             )
             object.__setattr__(self, name, held)
+
+
+class RoundingMode(DmlEnum):
+    """A ``DML_ROUNDING_MODE``: how ROUND rounds a value to a whole number.
+
+    ``HALVES_TO_NEAREST_EVEN`` rounds to the nearest, a half to the even neighbour
+    (jnp.round's); ``TOWARD_ZERO`` truncates (jnp.trunc's); ``TOWARD_INFINITY`` rounds to
+    the nearest, a half away from zero (C's ``round``).
+
+    >>> import dmljax as dml
+    >>> dml.RoundingMode.coerce("TOWARD_INFINITY", op="op", field="f").function_name
+    'toward_infinity'
+    """
+
+    HALVES_TO_NEAREST_EVEN = 0
+    TOWARD_ZERO = 1
+    TOWARD_INFINITY = 2
+
+
+class IsInfinityMode(DmlEnum):
+    """A ``DML_IS_INFINITY_MODE``: which infinities IS_INFINITY finds (``EITHER``,
+    ``POSITIVE`` or ``NEGATIVE``).
+
+    >>> import dmljax as dml
+    >>> dml.IsInfinityMode(2)
+    <IsInfinityMode.NEGATIVE: 2>
+    """
+
+    EITHER = 0
+    POSITIVE = 1
+    NEGATIVE = 2
+
+
+class ElementWiseRound(ElementWiseUnaryNoScaleBias):
+    """:class:`ElementWiseUnaryNoScaleBias` with a :class:`RoundingMode`
+    (``DML_ELEMENT_WISE_ROUND_OPERATOR_DESC``)."""
+
+    rounding_mode: RoundingMode = contract.attribute(RoundingMode.coerce)
+
+
+class ElementWiseIsInfinity(ElementWiseUnaryNoScaleBias):
+    """:class:`ElementWiseUnaryNoScaleBias` with an :class:`IsInfinityMode`
+    (``DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC``)."""
+
+    infinity_mode: IsInfinityMode = contract.attribute(IsInfinityMode.coerce)
+
+
+# The enum attributes, by field: a face takes a member or its lower-case name.
+ENUM_ATTRIBUTES: dict[str, type[DmlEnum]] = {
+    "rounding_mode": RoundingMode,
+    "infinity_mode": IsInfinityMode,
+}
 
 
 # Variadic: the tensors may be left out (a fused activation), though compiled on its own
@@ -841,6 +897,7 @@ _COMPARISON_BANDS = (
     fl.band(FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64, output_tensor=_TRUTHS),
 )
 _A_TEST = "a test: its output is 1 or 0, with no derivative"
+_ROUND_BANDS = (fl.band(FL.FL_2_1, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS))
 
 
 def _test_reference(op: Callable[..., Any]) -> Callable[..., np.ndarray]:
@@ -878,6 +935,55 @@ def _comparison_row(
         "equals 0.0. The result is 1 for true and 0 for false in the output's type "
         "(UINT32 or UINT8; the inputs' may differ); the face gives uint8.",
     )
+
+
+def _read_enum(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> Any:
+    """An enum attribute (a member, its value or name) as its member: the formula's
+    constant is the member itself, which picks the formula's branch when it is traced."""
+    del dtype
+    return ENUM_ATTRIBUTES[field].coerce(value, op=op, field=field)
+
+
+def _round(x: jax.Array, mode: RoundingMode) -> jax.Array:
+    """ROUND's three modes, each keeping the sign of a zero result (``-0.4`` gives -0.0)."""
+    if mode is RoundingMode.TOWARD_ZERO:
+        return jnp.trunc(x)
+    method = lax.RoundingMethod.TO_NEAREST_EVEN
+    if mode is RoundingMode.TOWARD_INFINITY:
+        method = lax.RoundingMethod.AWAY_FROM_ZERO
+    return lax.round(x, method)
+
+
+def _reference_round(x: np.ndarray, mode: Any) -> np.ndarray:
+    """ROUND restated in float64 (which holds each float32 value plus a half exactly)."""
+    mode = RoundingMode.coerce(mode, op="reference", field="rounding_mode")
+    wide = x.astype(np.float64)
+    rounded = {
+        RoundingMode.HALVES_TO_NEAREST_EVEN: np.round,
+        RoundingMode.TOWARD_ZERO: np.trunc,
+        RoundingMode.TOWARD_INFINITY: lambda v: np.copysign(np.floor(np.abs(v) + 0.5), v),
+    }[mode](wide)
+    return rounded.astype(x.dtype)
+
+
+def _is_infinity(x: jax.Array, mode: IsInfinityMode) -> jax.Array:
+    """The page's cases: an infinity of the mode's sign (either, for EITHER)."""
+    if mode is IsInfinityMode.POSITIVE:
+        return x == np.asarray(np.inf, x.dtype)
+    if mode is IsInfinityMode.NEGATIVE:
+        return x == np.asarray(-np.inf, x.dtype)
+    return jnp.isinf(x)
+
+
+def _reference_is_infinity(x: np.ndarray, mode: Any) -> np.ndarray:
+    mode = IsInfinityMode.coerce(mode, op="reference", field="infinity_mode")
+    wide = x.astype(np.float64)
+    found = {
+        IsInfinityMode.EITHER: np.isinf,
+        IsInfinityMode.POSITIVE: lambda v: v == np.inf,
+        IsInfinityMode.NEGATIVE: lambda v: v == -np.inf,
+    }[mode](wide)
+    return found.astype(np.uint8)
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
@@ -1614,6 +1720,58 @@ ROWS: tuple[ElementWise, ...] = (
         notes="1 where x is a NaN of either sign and any payload, 0 elsewhere, in the "
         "output's type (UINT32 or UINT8); the face gives uint8.",
     ),
+    ElementWise(
+        "ROUND",
+        ElementWiseRound,
+        _round,
+        _ROUND_BANDS,
+        face="round",
+        defaults=("halves_to_nearest_even",),
+        example=(
+            "float32",
+            ([2.5, -0.4, -1.5, 3.7],),
+            "Array([ 2., -0., -2.,  4.], dtype=float32)",
+        ),
+        example_statics=("halves_to_nearest_even",),
+        example_attributes="rounding_mode=dml.RoundingMode.HALVES_TO_NEAREST_EVEN",
+        page="f(x) = round(x), as RoundingMode says",
+        reference=_reference_round,
+        read=_read_enum,
+        differs="the second argument is DirectML's rounding mode (a dml.RoundingMode or its "
+        "lower-case name), not jnp.round's decimals; the default rounds as jnp.round does",
+        not_smooth=_STAIRCASE,
+        notes="HALVES_TO_NEAREST_EVEN rounds a half to the even neighbour (2.5 gives 2), "
+        "TOWARD_ZERO truncates, TOWARD_INFINITY rounds a half away from zero (2.5 gives 3, "
+        "-2.5 gives -3). A zero result keeps the sign of x (-0.4 gives -0.0), as IEEE's "
+        "roundings do; NaN and infinities stay as they are.",
+    ),
+    ElementWise(
+        "IS_INFINITY",
+        ElementWiseIsInfinity,
+        _is_infinity,
+        (
+            fl.band(FL.FL_2_1, (4, 4), _FLOATS, output_tensor=frozenset({_T.UINT8})),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS, output_tensor=frozenset({_T.UINT8})),
+        ),
+        face="isinf",
+        defaults=("either",),
+        example=(
+            "float32",
+            ([math.inf, -math.inf, 1.0, math.nan],),
+            "Array([1, 1, 0, 0], dtype=uint8)",
+        ),
+        example_statics=("either",),
+        example_attributes="infinity_mode=dml.IsInfinityMode.EITHER",
+        page="f(x) = isinf(x), of the sign InfinityMode says",
+        reference=_reference_is_infinity,
+        read=_read_enum,
+        predicate=True,
+        differs="1 or 0 as uint8, where jnp's gives bool; infinity_mode='positive' or "
+        "'negative' is jnp.isposinf's or jnp.isneginf's test",
+        not_smooth=_A_TEST,
+        notes="1 where x is an infinity of the mode's sign (EITHER: of either sign), 0 "
+        "elsewhere, NaN included; the output is UINT8, as the page requires.",
+    ),
     _logical_row(
         "AND",
         jnp.logical_and,
@@ -1796,10 +1954,20 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
         function,
         checked,
         *(faces.Data(n) for n in names),
-        *(faces.Number(n) for n in row.attributes),
+        *(_static(n) for n in row.attributes),
         graph_node=_node_of(row, names),
     )
     return face
+
+
+def _static(name: str) -> faces.Choice | faces.Number:
+    """A face's attribute argument: an enum's lower-case names (or its members), or a
+    number."""
+    if name not in ENUM_ATTRIBUTES:
+        return faces.Number(name)
+    members = tuple(ENUM_ATTRIBUTES[name])
+    aliases = tuple((m, m.function_name) for m in members)
+    return faces.Choice(name, tuple(m.function_name for m in members), aliases)
 
 
 def _broadcast_into(tensor: TensorDesc, sizes: tuple[int, ...]) -> TensorDesc:

@@ -19,6 +19,8 @@ from dmljax._src.ops.element_wise import (
     ElementWiseBinary,
     ElementWiseClip,
     ElementWiseClip1,
+    ElementWiseIsInfinity,
+    ElementWiseRound,
     ElementWiseUnary,
     ElementWiseUnaryNoScaleBias,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "ElementWiseExpOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
+    "ElementWiseIsInfinityOperatorDesc",
     "ElementWiseIsNanOperatorDesc",
     "ElementWiseLogOperatorDesc",
     "ElementWiseLogicalAndOperatorDesc",
@@ -67,6 +70,7 @@ __all__ = [
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
     "ElementWiseRecipOperatorDesc",
+    "ElementWiseRoundOperatorDesc",
     "ElementWiseSignOperatorDesc",
     "ElementWiseSinOperatorDesc",
     "ElementWiseSinhOperatorDesc",
@@ -97,6 +101,7 @@ __all__ = [
     "greater",
     "greater_equal",
     "identity",
+    "isinf",
     "isnan",
     "leaky_relu",
     "less",
@@ -113,6 +118,7 @@ __all__ = [
     "negative",
     "reciprocal",
     "relu",
+    "round",
     "sigmoid",
     "sign",
     "sin",
@@ -155,6 +161,7 @@ ElementWiseErfOperatorDesc: type[ElementWiseUnary] = DESCS["ERF"]
 ElementWiseExpOperatorDesc: type[ElementWiseUnary] = DESCS["EXP"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["IDENTITY"]
+ElementWiseIsInfinityOperatorDesc: type[ElementWiseIsInfinity] = DESCS["IS_INFINITY"]
 ElementWiseIsNanOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["IS_NAN"]
 ElementWiseLogOperatorDesc: type[ElementWiseUnary] = DESCS["LOG"]
 ElementWiseLogicalAndOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_AND"]
@@ -176,6 +183,7 @@ ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
 ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["RECIP"]
+ElementWiseRoundOperatorDesc: type[ElementWiseRound] = DESCS["ROUND"]
 ElementWiseSignOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["SIGN"]
 ElementWiseSinOperatorDesc: type[ElementWiseUnary] = DESCS["SIN"]
 ElementWiseSinhOperatorDesc: type[ElementWiseUnary] = DESCS["SINH"]
@@ -207,6 +215,7 @@ floor: Unary = FUNCTIONS["floor"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
 identity: Unary = FUNCTIONS["identity"]
+isinf: Unary = FUNCTIONS["isinf"]
 isnan: Unary = FUNCTIONS["isnan"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 less: Binary = FUNCTIONS["less"]
@@ -223,6 +232,7 @@ multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+round: Unary = FUNCTIONS["round"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
 sign: Unary = FUNCTIONS["sign"]
 sin: Unary = FUNCTIONS["sin"]

@@ -11,7 +11,6 @@ PADDING1 (:mod:`dmljax._src.ops.padding1`) shares all of it but the value's type
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Sequence
 from typing import Any, cast
@@ -37,6 +36,7 @@ from dmljax._src.arguments import (
     static_int_tuple,
 )
 from dmljax._src.dtypes import DataType
+from dmljax._src.enums import DmlEnum
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.rules import is_static_shape, require_c_int32, require_fits_xla
 from dmljax._src.tensor_desc import TensorDesc
@@ -56,7 +56,7 @@ __all__ = [
 _FUNCTION = "dmljax.pad"
 
 
-class PaddingMode(enum.IntEnum):
+class PaddingMode(DmlEnum):
     """A ``DML_PADDING_MODE``, with DirectML's values and the level that brought it.
 
     >>> import dmljax as dml
@@ -76,31 +76,6 @@ class PaddingMode(enum.IntEnum):
     def since(self) -> FL:
         """The first feature level whose PADDING and PADDING1 accept the mode."""
         return _SINCE.get(self, FL.FL_1_0)
-
-    @property
-    def function_name(self) -> str:
-        """The mode's name in :func:`dmljax.pad` (``"reflection"``, ...)."""
-        return self.name.lower()
-
-    def __str__(self) -> str:
-        return self.name
-
-    @classmethod
-    def coerce(cls, value: Any, *, op: str, field: str) -> PaddingMode:
-        """``value`` (a member, its value, or its name in either case) as a PaddingMode."""
-        if isinstance(value, str):
-            found = cls.__members__.get(value.upper().removeprefix("DML_PADDING_MODE_"))
-            if found is not None:
-                return found
-        elif isinstance(value, int) and not isinstance(value, bool):
-            try:
-                return cls(value)
-            except ValueError:
-                pass
-        else:
-            raise ArgumentTypeError(op, field, "a dmljax.PaddingMode", repr(value))
-        names = ", ".join(mode.name for mode in cls)
-        raise InvalidArgumentError(op, field, f"a DML_PADDING_MODE ({names})", repr(value))
 
 
 _SINCE = {PaddingMode.SYMMETRIC: FL.FL_3_0, PaddingMode.WRAP: FL.FL_6_4}

@@ -180,6 +180,11 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         f"LOGICAL_{name}": _test_table(*_COMPARISON_TABLE[3:])
         for name in ("GREATER_THAN_OR_EQUAL", "LESS_THAN_OR_EQUAL")
     },
+    "ROUND": _table((_FL.FL_2_1, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "IS_INFINITY": _test_table(
+        (_FL.FL_2_1, (4, 4), FLOATS, frozenset({_T.UINT8})),
+        (_FL.FL_3_0, (1, 8), FLOATS, frozenset({_T.UINT8})),
+    ),
     "IS_NAN": _test_table(
         (_FL.FL_2_0, (4, 4), FLOATS, _U8_U32), (_FL.FL_3_0, (1, 8), FLOATS, _U8_U32)
     ),
@@ -407,6 +412,19 @@ _WORKED: dict[
             ("LESS_THAN_OR_EQUAL", [1, 0, 1, 0], "UINT32"),
         )
     },
+    "ROUND": (
+        {"RoundingMode": "DML_ROUNDING_MODE_TOWARD_INFINITY"},
+        {"InputTensor": ("FLOAT32", [2.5, -2.5, -0.4, 0.49999997])},
+        ("FLOAT32", [3.0, -3.0, -0.0, 0.0]),
+        "Halves away from zero; -0.4 rounds to -0.0; the float32 just below 0.5 rounds "
+        "down (adding 0.5 in float32 would round it up first).",
+    ),
+    "IS_INFINITY": (
+        {"InfinityMode": "DML_IS_INFINITY_MODE_NEGATIVE"},
+        {"InputTensor": ("FLOAT16", [_INF, -_INF, _NAN, -65504.0])},
+        ("UINT8", [0, 1, 0, 0]),
+        "NEGATIVE finds -inf only: not inf, NaN or the most negative finite FLOAT16.",
+    ),
     "IS_NAN": (
         {},
         {"InputTensor": ("FLOAT16", [_NAN, _INF, -0.0, -2.5])},
@@ -479,6 +497,9 @@ def draw_attributes(
         return ()
     if row.attributes == ("alpha",):
         return (float(rng.choice([0.01, 0.5, 1.0, 2.0])),)
+    enums = element_wise.ENUM_ATTRIBUTES
+    if row.attributes[0] in enums:  # ROUND's mode, IS_INFINITY's: one of its names
+        return (str(rng.choice([m.function_name for m in enums[row.attributes[0]]])),)
     low = int(rng.integers(-3 if jnp.issubdtype(dtype, jnp.signedinteger) else 0, 3))
     high = low + int(rng.integers(0, 4))
     if jnp.issubdtype(dtype, jnp.floating):
@@ -535,6 +556,8 @@ def _operand(
 # significant bits).
 _DOMAIN: dict[str, Any] = {
     "SQRT": lambda v: np.abs(v) + 1,
+    "ROUND": lambda v: v / 4,  # quarters: the halves are ties
+    "IS_INFINITY": lambda v: np.where(v % 3 == 0, np.copysign(np.inf, v), v),
     "LOG": lambda v: (np.abs(v) + 1) / 32,
     "ACOSH": lambda v: np.abs(v) / 32 + 1.5,
     **{name: lambda v: v / 128 for name in ("TAN", "ASIN", "ACOS", "ATANH")},
@@ -636,10 +659,18 @@ _JNP = {
     "celu": jax.nn.celu,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
+    "round": lambda x, mode: jnp.round(x),  # the bench's mode, jnp.round's
+    "isinf": lambda x, mode: jnp.isinf(x),
     **{name: _in_inputs_type(getattr(jnp, name)) for name in _LOGICAL_FACES},
 }
 # The bench's attributes: a normal sample is clipped on both sides, negatives scaled.
-_BENCH_VALUES = {"min": -0.5, "max": 0.5, "alpha": 0.5}
+_BENCH_VALUES = {
+    "min": -0.5,
+    "max": 0.5,
+    "alpha": 0.5,
+    "rounding_mode": "halves_to_nearest_even",
+    "infinity_mode": "either",
+}
 
 
 def _bench_operands(row: ElementWise) -> Any:

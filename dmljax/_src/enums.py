@@ -1,0 +1,68 @@
+"""DirectML's enums as Python enums: one rule for reading them from what a user writes.
+
+A desc field of a ``DML_<NAME>`` enum (``DML_PADDING_MODE``, ``DML_ROUNDING_MODE``) takes a
+member, its value, or its name in any case, with or without DirectML's prefix, as C code,
+DxDispatch's JSON and Python callers write it:
+
+>>> import dmljax as dml
+>>> dml.RoundingMode.coerce("DML_ROUNDING_MODE_TOWARD_ZERO", op="op", field="f")
+<RoundingMode.TOWARD_ZERO: 1>
+>>> dml.RoundingMode.coerce("toward_zero", op="op", field="f") is dml.RoundingMode(1)
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from typing import Any, Self
+
+from dmljax.errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = ["DmlEnum"]
+
+
+class DmlEnum(enum.IntEnum):
+    """A ``DML_<NAME>`` enum, with DirectML's values; ``<NAME>`` is the class's name in
+    upper snake case (``RoundingMode``: ``DML_ROUNDING_MODE``)."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def function_name(self) -> str:
+        """The member's name on a functional face: ``"toward_zero"``."""
+        return self.name.lower()
+
+    @classmethod
+    def dml_name(cls) -> str:
+        """DirectML's name of the enum: ``"DML_ROUNDING_MODE"``."""
+        return "DML_" + re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).upper()
+
+    @classmethod
+    def other_names(cls) -> Mapping[str, Self]:
+        """Names other than the members' that mean one (ONNX's ``"DCR"``), upper case."""
+        return {}
+
+    @classmethod
+    def coerce(cls, value: Any, *, op: str, field: str) -> Self:
+        """``value`` (a member, its value, or its name in any case, with or without
+        DirectML's prefix) as a member; raises an error naming ``op`` and ``field``."""
+        if isinstance(value, str):
+            prefix = cls.dml_name().removeprefix("DML_") + "_"
+            name = value.upper().removeprefix("DML_").removeprefix(prefix)
+            found = cls.other_names().get(name, cls.__members__.get(name))
+            if found is not None:
+                return found
+        elif isinstance(value, int) and not isinstance(value, bool):
+            try:
+                return cls(value)
+            except ValueError:
+                pass
+        else:
+            raise ArgumentTypeError(op, field, f"a dmljax.{cls.__name__}", repr(value))
+        names = ", ".join(member.name for member in cls)
+        others = " or ".join(map(repr, cls.other_names()))
+        names += f", or {others}" if others else ""
+        raise InvalidArgumentError(op, field, f"a {cls.dml_name()} ({names})", repr(value))

@@ -479,8 +479,10 @@ def _element_wise_porting() -> str:
         example = doc_examples.build(entry, doc_examples.BUILDERS)
         values = [_argument_code(getattr(example.desc, name)) for name in row.attributes]
         arguments = ", ".join([*(_jnp_array_code(x) for x in example.inputs), *values])
-        # jnp's namesake takes no DirectML mode (jnp.round's second argument is decimals).
+        # jnp's namesake takes no DirectML mode (jnp.round's second argument is decimals),
+        # and its bit functions no floats.
         modes = any(name in element_wise.ENUM_ATTRIBUTES for name in row.attributes)
+        modes |= row.bitwise and any(jnp.issubdtype(x.dtype, jnp.floating) for x in example.inputs)
         for caller in (f"dml.{row.face}", namesake_name if namesake and not modes else None):
             if caller is None:
                 continue

@@ -47,6 +47,8 @@ class SweepCase:
             derivatives are checked against each other, not against ``fn``.
         ulps: how many units in the last place a floating output may be from the
             expected one (0: the same bits; NaNs where the expected ones are).
+        differentiable: False where ``fn`` has no derivative even for floats (a bit
+            operation, which reads their encoding): jvp and grad are not checked.
     """
 
     label: str
@@ -56,6 +58,7 @@ class SweepCase:
     linear_argnums: tuple[int, ...]
     linear: bool = True
     ulps: int = 0
+    differentiable: bool = True
 
 
 # The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.

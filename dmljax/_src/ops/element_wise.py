@@ -436,10 +436,12 @@ class ElementWise:
         flush_bound: where float32 and bfloat16 results may be flushed to zero, in units
             of the type's smallest normal: 1 (subnormal results, the family's rule), or
             2 where a subnormal intermediate flushes (XLA's ASIN of ``x`` near 2**-125).
-        predicate: whether ``f`` is a test (EQUALS, IS_NAN): the formula gives booleans,
-            written as 1 or 0 in the output's type (UINT32 or UINT8, its band's
-            ``output_tensor`` types), which the inputs need not share; the face gives
-            uint8, and the reference uint8.
+        uint_output: whether the output has a type of its own, UINT32 or UINT8 (its
+            band's ``output_tensor`` types), which the inputs need not share: a test's 1
+            or 0 (EQUALS, IS_NAN), BIT_COUNT's count. The formula's result is converted
+            to it; the face gives uint8, and so does the reference.
+        bitwise: whether ``f`` acts on the encoding (BIT_AND ...): a value is its bits,
+            a float's read as an unsigned integer of its width; ``f`` has no derivative.
     """
 
     name: str
@@ -466,7 +468,8 @@ class ElementWise:
     defaults: tuple[Any, ...] = ()
     namesake_module: str = "jnp"
     flush_bound: int = 1
-    predicate: bool = False
+    uint_output: bool = False
+    bitwise: bool = False
 
     def __repr__(self) -> str:  # the fields are functions and tables: the name says which
         return f"ElementWise({self.kind})"
@@ -494,8 +497,8 @@ class ElementWise:
         return _arity(self.shape)
 
     def output_dtype(self, dtype: Any) -> np.dtype[Any]:
-        """The face's output dtype for inputs of ``dtype``: uint8 for a predicate."""
-        return np.dtype(np.uint8) if self.predicate else np.dtype(dtype)
+        """The face's output dtype for inputs of ``dtype``: uint8 for a ``uint_output``."""
+        return np.dtype(np.uint8) if self.uint_output else np.dtype(dtype)
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -928,13 +931,107 @@ def _comparison_row(
         example=("float32", (a, b), f"Array([{printed}], dtype=uint8)"),
         page=f"f(a, b) = (a {symbol} b)",
         reference=_test_reference(np_op),
-        predicate=True,
+        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
         not_smooth=_A_TEST,
         notes="IEEE's comparison: a NaN operand compares false (and unequal), and -0.0 "
         "equals 0.0. The result is 1 for true and 0 for false in the output's type "
         "(UINT32 or UINT8; the inputs' may differ); the face gives uint8.",
     )
+
+
+def _unsigned(dtype: Any) -> np.dtype[Any]:
+    """The unsigned integer type of ``dtype``'s width (uint16 for float16 and bfloat16)."""
+    return np.dtype(f"uint{np.dtype(dtype).itemsize * 8}")
+
+
+def _on_bits(op: Callable[..., Any], *, back: bool = True) -> Callable[..., Any]:
+    """``op`` of unsigned integers applied to the bits of arrays of any type (the pages'
+    "native encoding"), its result read back in that type, or (``back=False``: a count)
+    left as it is."""
+
+    def bits(*xs: jax.Array) -> jax.Array:
+        dtype = xs[0].dtype
+        if jnp.issubdtype(dtype, jnp.unsignedinteger):
+            return op(*xs)
+        y = op(*(lax.bitcast_convert_type(x, _unsigned(dtype)) for x in xs))
+        return lax.bitcast_convert_type(y, dtype) if back else y
+
+    return bits
+
+
+def _reference_on_bits(op: Callable[..., Any], *, back: bool = True) -> Callable[..., Any]:
+    """:func:`_on_bits` restated in NumPy, through views of the arrays' bytes."""
+
+    def reference(*xs: np.ndarray) -> np.ndarray:
+        y = np.asarray(op(*(np.asarray(x).view(_unsigned(x.dtype)) for x in xs)))
+        return y.view(xs[0].dtype) if back else y.astype(np.uint8)
+
+    return reference
+
+
+# BIT_AND, OR, XOR and NOT: unsigned 8 to 32 bits from FL 3_0, every type from 4_1.
+_UINTS_8_32 = frozenset({_T.UINT32, _T.UINT16, _T.UINT8})
+_BIT_BANDS = (
+    fl.band(FL.FL_3_0, (1, 8), _UINTS_8_32),
+    fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
+)
+# The shifts: unsigned 8 to 32 bits from FL 2_1 (4-D), any rank from 3_0, UINT64 from 4_1.
+_SHIFT_BANDS = (
+    fl.band(FL.FL_2_1, (4, 4), _UINTS_8_32),
+    fl.band(FL.FL_3_0, (1, 8), _UINTS_8_32),
+    fl.band(FL.FL_4_1, (1, 8), _UINTS_8_32 | {_T.UINT64}),
+)
+_NO_DERIVATIVE = "a bit operation: it reads the encoding, and has no derivative"
+_FLOAT_BITS = "also takes floats and signed integers (their bits, from FL 4_1), where jnp's "
+
+
+def _bitwise_row(
+    name: str,
+    formula: Callable[..., Any],
+    reference: Callable[..., Any],
+    *,
+    face: str,
+    page: str,
+    example: tuple[Any, ...],
+    bands: tuple[fl.Band, ...] = _BIT_BANDS,
+    differs: str = "",
+    notes: str = "",
+    uint_output: bool = False,
+) -> ElementWise:
+    """A row of BIT_AND and its kin: ``f`` of the inputs' bits, exact."""
+    unary = name in ("BIT_NOT", "BIT_COUNT")
+    dtype, *inputs, printed = example
+    return ElementWise(
+        name,
+        ElementWiseUnaryNoScaleBias if unary else ElementWiseBinary,
+        formula,
+        bands,
+        face=face,
+        example=(dtype, tuple(inputs), printed),
+        page=page,
+        reference=reference,
+        differs=differs,
+        not_smooth=_NO_DERIVATIVE,
+        bitwise=True,
+        uint_output=uint_output,
+        notes=notes
+        or "The page's native encoding: a float or signed integer is read as the "
+        "unsigned integer of its bits (FL 4_1), and the result's bits are the output's.",
+    )
+
+
+def _reference_shift(op: Callable[[Any, Any], Any]) -> Callable[..., np.ndarray]:
+    """NumPy's logical shift of ``a`` by ``b`` bits (both unsigned), 0 where ``b`` is the
+    width or more: every bit shifted out, as XLA's shifts give (C leaves it undefined)."""
+
+    def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        width = a.dtype.itemsize * 8
+        within = b < width
+        shifted = op(a, np.where(within, b, 0).astype(a.dtype))
+        return np.where(within, shifted, 0).astype(a.dtype)
+
+    return reference
 
 
 def _read_enum(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> Any:
@@ -1714,7 +1811,7 @@ ROWS: tuple[ElementWise, ...] = (
         ),
         page="f(x) = isnan(x)",
         reference=_test_reference(np.isnan),
-        predicate=True,
+        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
         not_smooth=_A_TEST,
         notes="1 where x is a NaN of either sign and any payload, 0 elsewhere, in the "
@@ -1765,12 +1862,95 @@ ROWS: tuple[ElementWise, ...] = (
         page="f(x) = isinf(x), of the sign InfinityMode says",
         reference=_reference_is_infinity,
         read=_read_enum,
-        predicate=True,
+        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool; infinity_mode='positive' or "
         "'negative' is jnp.isposinf's or jnp.isneginf's test",
         not_smooth=_A_TEST,
         notes="1 where x is an infinity of the mode's sign (EITHER: of either sign), 0 "
         "elsewhere, NaN included; the output is UINT8, as the page requires.",
+    ),
+    _bitwise_row(
+        "BIT_AND",
+        _on_bits(lax.bitwise_and),
+        _reference_on_bits(np.bitwise_and),
+        face="bitwise_and",
+        page="f(a, b) = a & b",
+        example=("uint8", [12, 255, 0], [10, 15, 7], "Array([ 8, 15,  0], dtype=uint8)"),
+        differs=_FLOAT_BITS + "takes integers only",
+    ),
+    _bitwise_row(
+        "BIT_OR",
+        _on_bits(lax.bitwise_or),
+        _reference_on_bits(np.bitwise_or),
+        face="bitwise_or",
+        page="f(a, b) = a | b",
+        example=("uint8", [12, 255, 0], [10, 15, 7], "Array([ 14, 255,   7], dtype=uint8)"),
+        differs=_FLOAT_BITS + "takes integers only",
+    ),
+    _bitwise_row(
+        "BIT_XOR",
+        _on_bits(lax.bitwise_xor),
+        _reference_on_bits(np.bitwise_xor),
+        face="bitwise_xor",
+        page="f(a, b) = a ^ b",
+        example=("uint8", [12, 255, 0], [10, 15, 7], "Array([  6, 240,   7], dtype=uint8)"),
+        differs=_FLOAT_BITS + "takes integers only",
+    ),
+    _bitwise_row(
+        "BIT_NOT",
+        _on_bits(lax.bitwise_not),
+        _reference_on_bits(np.bitwise_not),
+        face="bitwise_not",
+        page="f(x) = ~x",
+        example=("uint8", [0, 128, 42, 255], "Array([255, 127, 213,   0], dtype=uint8)"),
+        differs=_FLOAT_BITS + "takes integers only",
+    ),
+    _bitwise_row(
+        "BIT_SHIFT_LEFT",
+        lax.shift_left,
+        _reference_shift(np.left_shift),
+        face="left_shift",
+        page="f(a, b) = a << b",
+        example=("uint8", [1, 3, 255, 1], [7, 2, 1, 8], "Array([128,  12, 254,   0], dtype=uint8)"),
+        bands=_SHIFT_BANDS,
+        notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
+        "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
+        "undefined).",
+    ),
+    _bitwise_row(
+        "BIT_SHIFT_RIGHT",
+        lax.shift_right_logical,
+        _reference_shift(np.right_shift),
+        face="right_shift",
+        page="f(a, b) = a >> b",
+        example=(
+            "uint8",
+            [128, 12, 255, 1],
+            [7, 2, 1, 8],
+            "Array([  1,   3, 127,   0], dtype=uint8)",
+        ),
+        bands=_SHIFT_BANDS,
+        notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
+        "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
+        "undefined).",
+    ),
+    _bitwise_row(
+        "BIT_COUNT",
+        _on_bits(lax.population_count, back=False),
+        _reference_on_bits(np.bitwise_count, back=False),
+        face="bitwise_count",
+        page="f(x) = popcount(x)",
+        example=("uint32", [0, 123, 456, 789], "Array([0, 6, 4, 5], dtype=uint8)"),
+        bands=(
+            fl.band(FL.FL_3_0, (1, 8), _UINTS_8_32, output_tensor=_TRUTHS),
+            fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64, output_tensor=_TRUTHS),
+        ),
+        uint_output=True,
+        differs="the count is uint8 (jnp's has the input's dtype); "
+        + _FLOAT_BITS
+        + "takes integers only",
+        notes="The number of bits set, of the native encoding (a float's or signed "
+        "integer's bits, from FL 4_1), in the output's type (UINT32 or UINT8).",
     ),
     _logical_row(
         "AND",
@@ -1845,14 +2025,14 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
         constants = row.constants(values, first.dtype, op=type(desc).__name__)
         activation = getattr(desc, "fused_activation", None)
         plain = (scale_bias is None or scale_bias.is_identity) and not activation
-        if plain and not constants and not row.predicate:
+        if plain and not constants and not row.uint_output:
             return row.formula
         out = desc.output_tensor.dtype
 
         def scaled(*xs: jax.Array) -> jax.Array:
             y = row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
             y = apply_fused_activation(y, activation)
-            return y.astype(out) if row.predicate else y
+            return y.astype(out) if row.uint_output else y
 
         return scaled
 
@@ -1921,7 +2101,7 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
             ) from None
         constants = row.constants(values, dtype, op=op)
         y = row.formula(*(jnp.broadcast_to(x, shape) for x in arrays), *constants)
-        return y.astype(row.output_dtype(dtype)) if row.predicate else y
+        return y.astype(row.output_dtype(dtype)) if row.uint_output else y
 
     required = len(names) + len(row.attributes) - len(row.defaults)
     defaults = (None,) * required + row.defaults
@@ -2045,9 +2225,9 @@ def _desc_doc(row: ElementWise) -> str:
     tensors = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
     data_type = DataType.from_dtype(np.dtype(dtype)).name
     sizes = f"sizes=({len(inputs[0])},)"
-    # A test's output has a type of its own: another TensorDesc, of UINT8.
+    # An output of a type of its own (a test's): another TensorDesc, of UINT8.
     out, out_desc = ("o", f">>> o = dml.TensorDesc(data_type=dml.DataType.UINT8, {sizes})\n") if (
-        row.predicate) else ("t", "")  # fmt: skip
+        row.uint_output) else ("t", "")  # fmt: skip
     fields = (
         [f"{n}=t" for n in tensors]
         + [f"output_tensor={out}"]
@@ -2073,7 +2253,7 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
     desc_type = typing.cast(
         "type[contract.OperatorDesc[Any]]", type(row.desc_name, (row.shape,), namespace)
     )
-    role = contract.Role.INPUT if row.predicate else None  # a test's output type is its own
+    role = contract.Role.INPUT if row.uint_output else None  # the output's type is its own
     tensors = tuple(f.name for f in contract.tensor_fields(row.shape, role))
     operator = contract.Operator(
         row.operator_name,

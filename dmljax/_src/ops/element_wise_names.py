@@ -41,6 +41,13 @@ __all__ = [
     "ElementWiseAsinhOperatorDesc",
     "ElementWiseAtanOperatorDesc",
     "ElementWiseAtanhOperatorDesc",
+    "ElementWiseBitAndOperatorDesc",
+    "ElementWiseBitCountOperatorDesc",
+    "ElementWiseBitNotOperatorDesc",
+    "ElementWiseBitOrOperatorDesc",
+    "ElementWiseBitShiftLeftOperatorDesc",
+    "ElementWiseBitShiftRightOperatorDesc",
+    "ElementWiseBitXorOperatorDesc",
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
     "ElementWiseClipOperatorDesc",
@@ -86,6 +93,11 @@ __all__ = [
     "asinh",
     "atan",
     "atanh",
+    "bitwise_and",
+    "bitwise_count",
+    "bitwise_not",
+    "bitwise_or",
+    "bitwise_xor",
     "ceil",
     "celu",
     "clip",
@@ -104,6 +116,7 @@ __all__ = [
     "isinf",
     "isnan",
     "leaky_relu",
+    "left_shift",
     "less",
     "less_equal",
     "log",
@@ -118,6 +131,7 @@ __all__ = [
     "negative",
     "reciprocal",
     "relu",
+    "right_shift",
     "round",
     "sigmoid",
     "sign",
@@ -150,6 +164,13 @@ ElementWiseAsinOperatorDesc: type[ElementWiseUnary] = DESCS["ASIN"]
 ElementWiseAsinhOperatorDesc: type[ElementWiseUnary] = DESCS["ASINH"]
 ElementWiseAtanOperatorDesc: type[ElementWiseUnary] = DESCS["ATAN"]
 ElementWiseAtanhOperatorDesc: type[ElementWiseUnary] = DESCS["ATANH"]
+ElementWiseBitAndOperatorDesc: type[ElementWiseBinary] = DESCS["BIT_AND"]
+ElementWiseBitCountOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["BIT_COUNT"]
+ElementWiseBitNotOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["BIT_NOT"]
+ElementWiseBitOrOperatorDesc: type[ElementWiseBinary] = DESCS["BIT_OR"]
+ElementWiseBitShiftLeftOperatorDesc: type[ElementWiseBinary] = DESCS["BIT_SHIFT_LEFT"]
+ElementWiseBitShiftRightOperatorDesc: type[ElementWiseBinary] = DESCS["BIT_SHIFT_RIGHT"]
+ElementWiseBitXorOperatorDesc: type[ElementWiseBinary] = DESCS["BIT_XOR"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["CLIP1"]
 ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["CLIP"]
@@ -200,6 +221,11 @@ asin: Unary = FUNCTIONS["asin"]
 asinh: Unary = FUNCTIONS["asinh"]
 atan: Unary = FUNCTIONS["atan"]
 atanh: Unary = FUNCTIONS["atanh"]
+bitwise_and: Binary = FUNCTIONS["bitwise_and"]
+bitwise_count: Unary = FUNCTIONS["bitwise_count"]
+bitwise_not: Unary = FUNCTIONS["bitwise_not"]
+bitwise_or: Binary = FUNCTIONS["bitwise_or"]
+bitwise_xor: Binary = FUNCTIONS["bitwise_xor"]
 ceil: Unary = FUNCTIONS["ceil"]
 celu: Parameterized = FUNCTIONS["celu"]
 clip: Bounded = FUNCTIONS["clip"]
@@ -218,6 +244,7 @@ identity: Unary = FUNCTIONS["identity"]
 isinf: Unary = FUNCTIONS["isinf"]
 isnan: Unary = FUNCTIONS["isnan"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
+left_shift: Binary = FUNCTIONS["left_shift"]
 less: Binary = FUNCTIONS["less"]
 less_equal: Binary = FUNCTIONS["less_equal"]
 log: Unary = FUNCTIONS["log"]
@@ -232,6 +259,7 @@ multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+right_shift: Binary = FUNCTIONS["right_shift"]
 round: Unary = FUNCTIONS["round"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
 sign: Unary = FUNCTIONS["sign"]

@@ -59,6 +59,7 @@ def _test_table(
 
 
 _U32, _U8_U32 = frozenset({_T.UINT32}), frozenset({_T.UINT32, _T.UINT8})
+_UINTS_8_32 = frozenset({_T.UINT32, _T.UINT16, _T.UINT8})
 # EQUALS', GREATER_THAN's and LESS_THAN's pages; the OR_EQUAL pair's start at FL 3_0.
 _COMPARISON_TABLE = (
     (_FL.FL_1_0, (4, 4), FLOATS, _U32),
@@ -181,6 +182,25 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         for name in ("GREATER_THAN_OR_EQUAL", "LESS_THAN_OR_EQUAL")
     },
     "ROUND": _table((_FL.FL_2_1, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    **{
+        f"BIT_{name}": _table(
+            (_FL.FL_3_0, (1, 8), _UINTS_8_32),
+            (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}),
+        )
+        for name in ("AND", "OR", "XOR", "NOT")
+    },
+    **{
+        f"BIT_SHIFT_{name}": _table(
+            (_FL.FL_2_1, (4, 4), _UINTS_8_32),
+            (_FL.FL_3_0, (1, 8), _UINTS_8_32),
+            (_FL.FL_4_1, (1, 8), _UINTS_8_32 | {_T.UINT64}),
+        )
+        for name in ("LEFT", "RIGHT")
+    },
+    "BIT_COUNT": _test_table(
+        (_FL.FL_3_0, (1, 8), _UINTS_8_32, _U8_U32),
+        (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}, _U8_U32),
+    ),
     "IS_INFINITY": _test_table(
         (_FL.FL_2_1, (4, 4), FLOATS, frozenset({_T.UINT8})),
         (_FL.FL_3_0, (1, 8), FLOATS, frozenset({_T.UINT8})),
@@ -412,6 +432,37 @@ _WORKED: dict[
             ("LESS_THAN_OR_EQUAL", [1, 0, 1, 0], "UINT32"),
         )
     },
+    "BIT_AND": (
+        {},
+        {"ATensor": ("FLOAT32", [-0.0, 1.5, -2.0, _INF]), "BTensor": ("FLOAT32", [_INF] * 4)},
+        ("FLOAT32", [0.0, 1.0, 2.0, _INF]),
+        "Bits of FLOAT32 (FL 4_1): inf is 0x7F800000, the exponent's bits, so a & inf "
+        "clears the sign and the fraction: -0.0 gives 0.0, 1.5 gives 1.0, -2.0 gives 2.0.",
+    ),
+    "BIT_OR": (
+        {},
+        {"ATensor": ("INT8", [0, 1, -128, 64]), "BTensor": ("INT8", [-128, 2, 127, 1])},
+        ("INT8", [-128, 3, -1, 65]),
+        "Two's complement bits: -128 | 127 sets every bit, which is -1.",
+    ),
+    "BIT_XOR": (
+        {},
+        {"ATensor": ("UINT16", [65535, 255, 0, 4660]), "BTensor": ("UINT16", [255, 255, 7, 4660])},
+        ("UINT16", [65280, 0, 7, 0]),
+        "x ^ x is 0; 0xFFFF ^ 0x00FF is 0xFF00.",
+    ),
+    "BIT_SHIFT_LEFT": (
+        {},
+        {"ATensor": ("UINT32", [1, 3, 4294967295, 1]), "BTensor": ("UINT32", [31, 4, 1, 32])},
+        ("UINT32", [2147483648, 48, 4294967294, 0]),
+        "Bits shifted out are lost; a shift by the width (32) or more gives 0.",
+    ),
+    "BIT_SHIFT_RIGHT": (
+        {},
+        {"ATensor": ("UINT8", [128, 255, 12, 200]), "BTensor": ("UINT8", [7, 4, 0, 255])},
+        ("UINT8", [1, 15, 12, 0]),
+        "A logical shift: zeros come in from the left; by 255 (past the width) it gives 0.",
+    ),
     "ROUND": (
         {"RoundingMode": "DML_ROUNDING_MODE_TOWARD_INFINITY"},
         {"InputTensor": ("FLOAT32", [2.5, -2.5, -0.4, 0.49999997])},
@@ -466,7 +517,43 @@ def _example(row: ElementWise) -> dict[str, Any]:
     }
 
 
-EXAMPLES = {row.name: (_example(row),) for row in ROWS}
+def _page_example(
+    name: str,
+    number: int,
+    commit: str,
+    tensors: tuple[tuple[str, list[Any]], tuple[str, list[Any]]],
+) -> dict[str, Any]:
+    """A worked example as its page prints it: one 2x2 input, the output."""
+    (in_type, x), (out_type, y) = tensors
+    stem = f"dml_element_wise_{name.lower()}_operator_desc"
+    return {
+        "id": f"{name.lower().replace('_', '-')}-ex{number}",
+        "op": f"DML_OPERATOR_ELEMENT_WISE_{name}",
+        "source": f"MicrosoftDocs/sdk-api@{commit}:sdk-api-src/content/directml/"
+        f"ns-directml-{stem}.md (Example)",
+        "attrs": {},
+        "inputs": {"InputTensor": {"sizes": [2, 2], "dtype": in_type, "data": x}},
+        "expected": {"sizes": [2, 2], "dtype": out_type, "data": y},
+        "notes": "As the page prints it.",
+        "status": "valid",
+    }
+
+
+# The pages' own examples (BIT_NOT's and BIT_COUNT's), checked as the others are.
+_PAGE_EXAMPLES = {
+    "BIT_NOT": _page_example(
+        "BIT_NOT", 1, "f88051d5",
+        (("UINT8", [[0, 128], [42, 255]]), ("UINT8", [[255, 127], [213, 0]])),
+    ),
+    "BIT_COUNT": _page_example(
+        "BIT_COUNT", 1, "9ade0e62",
+        (("UINT32", [[0, 123], [456, 789]]), ("UINT32", [[0, 6], [4, 5]])),
+    ),
+}  # fmt: skip
+EXAMPLES = {
+    row.name: (_PAGE_EXAMPLES[row.name],) if row.name in _PAGE_EXAMPLES else (_example(row),)
+    for row in ROWS
+}
 """Each row's worked example, in the doc examples' form."""
 
 
@@ -531,6 +618,7 @@ def _sweep_of(row: ElementWise) -> Any:
             linear_argnums=tuple(range(row.arity)),
             linear=row.linear,
             ulps=row.ulps,
+            differentiable=not row.bitwise,
         )
 
     return sweep
@@ -543,6 +631,8 @@ def _operand(
     for floats, and a function's operand within :data:`_DOMAIN` (the derivative checks need
     finite values; tests/test_element_wise.py draws the rest)."""
     values = sweeps.draw_values(rng, shape, dtype)
+    if row.name.startswith("BIT_SHIFT") and i == 1:  # amounts up to one past the width
+        return (values % (dtype.itemsize * 8 + 2)).astype(dtype)
     divisor = (row.name == "DIVIDE" and i == 1) or row.name == "RECIP"
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
@@ -582,6 +672,23 @@ _SMOOTH_ON: dict[str, Any] = {
 _SUPPORT_VALUES = (1, 5)  # CLIP's bounds, LEAKY_RELU's alpha: data_of's 0 to 6 stay exact
 
 
+def _bits_of(data: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
+    """Arrays of ``dtype`` whose bits are ``data``'s values (a float's are a subnormal's)."""
+    return np.asarray(data).astype(f"uint{dtype.itemsize * 8}").view(dtype)
+
+
+# A bit operation's results depend on the type's encoding; these inputs give the same
+# values in every type: NOT of every bit set is 0 (0.0 for floats), a count of the same
+# bits is the same count, a shift by 0 is its input (AND, OR and XOR of x with itself are
+# x, x and 0 already).
+_SUPPORT_INPUTS: dict[str, Any] = {
+    "BIT_NOT": lambda data, dtype: (_bits_of(np.full(data.shape, -1), dtype),),
+    "BIT_COUNT": lambda data, dtype: (_bits_of(data, dtype),),
+    "BIT_SHIFT_LEFT": lambda data, dtype: (data, np.zeros_like(data)),
+    "BIT_SHIFT_RIGHT": lambda data, dtype: (data, np.zeros_like(data)),
+}
+
+
 def attributes_of(row: ElementWise, data_type: DataType, values: Sequence[Any]) -> dict[str, Any]:
     """The desc's attribute fields for the attributes' ``values`` (CLIP1's data type too)."""
     if not row.attributes:
@@ -602,7 +709,7 @@ def _support_case_of(row: ElementWise) -> Any:
         tensor = TensorDesc(data_type=data_type, sizes=sizes)
         fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
         # A test's output type is the table's "other" type (UINT32 or UINT8).
-        out = TensorDesc(data_type=index_type, sizes=sizes) if row.predicate else tensor
+        out = TensorDesc(data_type=index_type, sizes=sizes) if row.uint_output else tensor
         values = _SUPPORT_VALUES[: len(row.attributes)]
         attributes = attributes_of(row, data_type, values)
         desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
@@ -611,8 +718,11 @@ def _support_case_of(row: ElementWise) -> Any:
         if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
             data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
-        if row.predicate:  # a comparison of data with itself would be the same everywhere
+        if row.uint_output:  # a comparison of data with itself would be the same everywhere
             inputs = inputs[:1] + tuple(np.flip(data) for _ in inputs[1:])
+        if row.name in _SUPPORT_INPUTS:
+            data = np.asarray(data, data_type.dtype)
+            inputs = _SUPPORT_INPUTS[row.name](data, np.dtype(data_type.dtype))
         return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
 
     return support_case
@@ -626,12 +736,24 @@ def _face_example_of(row: ElementWise) -> Any:
         xs = [element_wise.apply_scale_bias(jnp.asarray(x), scale_bias) for x in example.inputs]
         y = function(*xs, *(getattr(example.desc, name) for name in row.attributes))
         # A test's face gives uint8; the example's output may be UINT32.
-        return y.astype(example.desc.output_tensor.dtype) if row.predicate else y
+        return y.astype(example.desc.output_tensor.dtype) if row.uint_output else y
 
     return face
 
 
 _LOGICAL_FACES = ("logical_and", "logical_or", "logical_xor", "logical_not")
+
+
+def _jnp_on_bits(f: Any) -> Any:
+    """jnp's bit function ``f`` (integers only) on the bits of floats, read back as floats
+    unless ``f`` counts: the jnp expression a user writes for DirectML's BIT_AND."""
+
+    def bits(*xs: jax.Array) -> jax.Array:
+        unsigned = np.dtype(f"uint{xs[0].dtype.itemsize * 8}")
+        y = f(*(jax.lax.bitcast_convert_type(x, unsigned) for x in xs))
+        return y if f is jnp.bitwise_count else jax.lax.bitcast_convert_type(y, xs[0].dtype)
+
+    return bits
 
 
 def _in_uint8(f: Any) -> Any:
@@ -662,6 +784,10 @@ _JNP = {
     "round": lambda x, mode: jnp.round(x),  # the bench's mode, jnp.round's
     "isinf": lambda x, mode: jnp.isinf(x),
     **{name: _in_inputs_type(getattr(jnp, name)) for name in _LOGICAL_FACES},
+    **{
+        name: _jnp_on_bits(getattr(jnp, name))
+        for name in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_count")
+    },
 }
 # The bench's attributes: a normal sample is clipped on both sides, negatives scaled.
 _BENCH_VALUES = {
@@ -685,7 +811,7 @@ def _bench_operands(row: ElementWise) -> Any:
 def _bench_of(row: ElementWise) -> Any:
     values = tuple(_BENCH_VALUES[name] for name in row.attributes)
     face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
-    if row.predicate:  # jnp's tests give bool; DirectML's 1 or 0, of uint8 on the face
+    if row.uint_output:  # jnp's tests give bool; DirectML's 1 or 0, of uint8 on the face
         namesake = _in_uint8(namesake)
     draw = _bench_operands(row)
 

@@ -170,6 +170,17 @@ def test_eager_case_faces_agree_on_tiny_operands(case):
         np.testing.assert_array_equal(_raveled(case.functional(*numpy_args)), expected)
 
 
+def test_the_eager_check_takes_a_nan_where_jnp_has_a_nan():
+    # BIT_OR of two random floats makes NaNs; the faces agree where both give one.
+    from dmljax._src.bench.run import _same_values
+
+    values = np.array([np.nan, 1.0], np.float32)
+    assert _same_values(values, values.copy())
+    assert not _same_values(values, np.array([np.nan, 2.0], np.float32))
+    assert not _same_values(values.astype(np.float16), values)
+    assert _same_values(np.array([1, 2], np.uint8), np.array([1, 2], np.uint8))
+
+
 def test_every_eager_case_of_an_operator_with_indices_times_numpy_indices():
     from dmljax._src.face import Indices
 

@@ -188,6 +188,13 @@ def _is_nan(x: Any) -> Any:
     return jnp.isnan(x) if jnp.issubdtype(x.dtype, jnp.inexact) else jnp.zeros(x.shape, bool)
 
 
+def _same_values(ours: np.ndarray, theirs: np.ndarray) -> bool:
+    """Whether two faces' outputs are equal, a NaN where the other has a NaN (a bit
+    operation on random floats makes some: BIT_OR of two normals)."""
+    nan_aware = bool(jnp.issubdtype(theirs.dtype, jnp.inexact))
+    return ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=nan_aware)
+
+
 def _difference(ours: Any, theirs: Any) -> str:
     """How dmljax's output (an array, or a tuple of them: SPLIT) differs from jnp's."""
     ours_leaves, theirs_leaves = jax.tree.leaves(ours), jax.tree.leaves(theirs)
@@ -253,7 +260,7 @@ def _measure_eager(
         name: np.concatenate([np.ravel(x) for x in jax.tree.leaves(fn(*arguments[name]))])
         for name, fn in callables.items()
     }
-    if not all(np.array_equal(out, outputs["jnp"]) for out in outputs.values()):
+    if not all(_same_values(out, outputs["jnp"]) for out in outputs.values()):
         return dataclasses.replace(result, error=f"{', '.join(callables)} give different values")
     calls = settings.eager_rounds * settings.eager_calls
     progress(f"{case.name}: {calls} calls per face, sync-per-call and pipelined")

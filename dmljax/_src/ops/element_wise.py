@@ -221,6 +221,13 @@ class ElementWiseClip(ElementWiseUnary):
     max: float = contract.attribute(scalars.float32_attribute)
 
 
+class ElementWiseThreshold(ElementWiseUnary):
+    """:class:`ElementWiseUnary` with a C ``FLOAT`` ``min``
+    (``DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC``), read as CLIP's bounds are."""
+
+    min: float = contract.attribute(scalars.float32_attribute)
+
+
 class ElementWiseClip1(ElementWiseUnary):
     """:class:`ElementWiseUnary` with two ``DML_SCALAR_UNION`` bounds read as
     ``min_max_data_type``, which must be the output's data type
@@ -653,6 +660,82 @@ def _number_of(op: Callable[[jax.Array, jax.Array], jax.Array]) -> Callable[...,
     return number
 
 
+def _modulus(floor: bool) -> Callable[[jax.Array, jax.Array], jax.Array]:
+    """MODULUS_TRUNCATE (C's ``fmod``: the sign of ``a``) or, with ``floor``, MODULUS_FLOOR
+    (Python's ``%``: the sign of ``b``). Floats: ``fmod``, exact, plus ``b`` where the
+    signs differ (one rounding), a zero result taking ``b``'s sign, as Python's does.
+    Integers: ``a % 0`` is ``a`` and ``MIN % -1`` is 0, which the page's
+    ``a - b * trunc(a / b)`` gives with DIVIDE's quotients."""
+
+    def modulus(a: jax.Array, b: jax.Array) -> jax.Array:
+        floating = jnp.issubdtype(a.dtype, jnp.floating)
+        zero = np.zeros((), a.dtype)
+        if floating:
+            r = lax.rem(a, b)
+        else:  # b == -1 divides by 1 instead: every remainder by -1 is 0
+            unit = (b == 0) | (b == -1) if jnp.issubdtype(a.dtype, jnp.signedinteger) else b == 0
+            r = lax.rem(a, jnp.where(unit, np.asarray(1, b.dtype), b))
+        if floor and not jnp.issubdtype(a.dtype, jnp.unsignedinteger):
+            r = jnp.where((r != zero) & ((r < zero) != (b < zero)), r + b, r)
+            if floating:  # Python's: a zero remainder has the divisor's sign
+                r = jnp.where(r == zero, jnp.copysign(zero, b), r)
+        return r if floating else jnp.where(b == 0, a, r)
+
+    return _in_float32(modulus, arity=2)
+
+
+def _reference_modulus(floor: bool) -> Callable[..., np.ndarray]:
+    """The moduli restated: NumPy's ``fmod`` or ``remainder`` (Python's ``%``) in float32
+    for floats (16-bit ones rounded once), Python's integers for integers."""
+
+    def one(x: int, y: int) -> int:
+        if y == 0:
+            return x
+        r = x - y * (abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1))  # trunc(x / y)
+        return r + y if floor and r != 0 and (r < 0) != (y < 0) else r
+
+    def reference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if np.issubdtype(a.dtype, np.integer):
+            pairs = zip(a.ravel().tolist(), b.ravel().tolist(), strict=True)
+            return np.array([one(x, y) for x, y in pairs], a.dtype).reshape(a.shape)
+        return _numpy_in_float32(np.remainder if floor else np.fmod)(a, b)
+
+    return reference
+
+
+_MODULUS_BANDS = (
+    fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32),
+    fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32),
+    fl.band(FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
+)
+
+
+def _modulus_row(
+    name: str, *, floor: bool, face: str, example: tuple[Any, ...], differs: str, sign: str
+) -> ElementWise:
+    """MODULUS_TRUNCATE's or MODULUS_FLOOR's row."""
+    a, b, printed = example
+    rounding = "floor" if floor else "trunc"
+    return ElementWise(
+        name,
+        ElementWiseBinary,
+        _modulus(floor),
+        _MODULUS_BANDS,
+        face=face,
+        example=("float32", (a, b), printed),
+        page=f"f(a, b) = a - (b * {rounding}(a / b))",
+        reference=_reference_modulus(floor),
+        differs=differs,
+        not_smooth="a sawtooth: it jumps where a / b is a whole number",
+        notes=f"The remainder has {sign} sign. Floats: C's fmod, which is exact"
+        + (", plus b where the signs differ (one rounding), and a zero remainder has b's "
+           "sign, as Python's % gives" if floor else "")
+        + "; FLOAT16 computes in float32 and rounds once; a divisor of 0 gives NaN. "
+        "Integers: a % 0 is a, and MIN % -1 is 0 (dmljax's definition, which the page's "
+        "formula gives with DIVIDE's quotients: the page is silent).",
+    )  # fmt: skip
+
+
 def _sign(x: jax.Array) -> jax.Array:
     """The page's cases: -1 where ``x < 0``, 1 where ``x > 0``, 0 elsewhere (-0.0, NaN)."""
     one, zero = np.asarray(1, x.dtype), np.zeros((), x.dtype)
@@ -720,18 +803,21 @@ def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str)
 
 
 def _check_clip(desc: Any, op: str) -> None:
+    """CLIP's and THRESHOLD's FLOAT bounds: a NaN bound clips no integer, so it is refused
+    for integer tensors."""
     if desc.output_tensor.data_type.is_floating:
         return
     for name in ("min", "max"):
-        if math.isnan(getattr(desc, name)):
+        if hasattr(desc, name) and math.isnan(getattr(desc, name)):
             raise InvalidArgumentError(
                 op, name, f"a number for {desc.output_tensor.data_type} tensors", "nan"
             )
 
 
-def _reference_clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
+def _reference_clip(x: np.ndarray, low: float, high: float = math.inf) -> np.ndarray:
     """CLIP restated: each bound a float32, in ``x``'s type rounded (floats) or truncated
-    and held to the type's range (integers); then ``min(Max, max(Min, x))``."""
+    and held to the type's range (integers); then ``min(Max, max(Min, x))``. Without
+    ``high``, THRESHOLD's ``max(x, Min)``."""
     if np.issubdtype(x.dtype, np.integer):
         info = np.iinfo(x.dtype)
         held = [
@@ -1218,6 +1304,30 @@ ROWS: tuple[ElementWise, ...] = (
         "it with the float would; a NaN bound is refused). A NaN input gives NaN, and -0.0 "
         "is below 0.0 (IEEE 754-2019's maximum and minimum). With Min above Max every "
         "value becomes Max. Its functional face is CLIP1's, dml.clip.",
+    ),
+    ElementWise(
+        "THRESHOLD",
+        ElementWiseThreshold,
+        lambda x, low: jnp.maximum(x, low),
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS),
+            fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32),
+            fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32),
+        ),
+        face="threshold",
+        namesake=False,
+        example=("float32", ([-4.0, 0.5, 3.0],), "Array([-1. ,  0.5,  3. ], dtype=float32)"),
+        example_statics=(-1.0,),
+        example_attributes="min=-1.0",
+        page="f(x) = max(x, Min)",
+        reference=_reference_clip,
+        read=_read_clip_bound,
+        check=_check_clip,
+        differs="jax has no such function: `jnp.maximum(x, min)` with min read as CLIP's",
+        not_smooth="a corner at Min, where finite differences straddle it",
+        notes="Min is a C FLOAT (float32), read as CLIP's bounds are: for integer tensors "
+        "truncated toward zero and held to the type's range (a NaN Min is refused there). "
+        "A NaN input gives NaN, and -0.0 is below 0.0 (IEEE 754-2019's maximum), as CLIP's.",
     ),
     ElementWise(
         "CLIP1",
@@ -1816,6 +1926,31 @@ ROWS: tuple[ElementWise, ...] = (
         not_smooth=_A_TEST,
         notes="1 where x is a NaN of either sign and any payload, 0 elsewhere, in the "
         "output's type (UINT32 or UINT8); the face gives uint8.",
+    ),
+    _modulus_row(
+        "MODULUS_TRUNCATE",
+        floor=False,
+        face="fmod",
+        example=(
+            [7.0, -7.0, 5.5, -0.0],
+            [3.0, 3.0, -2.0, 3.0],
+            "Array([ 1. , -1. ,  1.5, -0. ], dtype=float32)",
+        ),
+        differs="an integer modulus by 0 is a (jnp.fmod's is the backend's)",
+        sign="the dividend's",
+    ),
+    _modulus_row(
+        "MODULUS_FLOOR",
+        floor=True,
+        face="remainder",
+        example=(
+            [7.0, -7.0, 5.5, 3.0],
+            [3.0, 3.0, -2.0, -3.0],
+            "Array([ 1. ,  2. , -0.5, -0. ], dtype=float32)",
+        ),
+        differs="a zero remainder takes b's sign, as Python's % (jnp.remainder keeps a's); an "
+        "integer modulus by 0 is a (jnp.remainder's is 0)",
+        sign="the divisor's",
     ),
     ElementWise(
         "ROUND",

@@ -21,6 +21,7 @@ from dmljax._src.ops.element_wise import (
     ElementWiseClip1,
     ElementWiseIsInfinity,
     ElementWiseRound,
+    ElementWiseThreshold,
     ElementWiseUnary,
     ElementWiseUnaryNoScaleBias,
 )
@@ -74,6 +75,8 @@ __all__ = [
     "ElementWiseMaxOperatorDesc",
     "ElementWiseMeanOperatorDesc",
     "ElementWiseMinOperatorDesc",
+    "ElementWiseModulusFloorOperatorDesc",
+    "ElementWiseModulusTruncateOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
     "ElementWiseRecipOperatorDesc",
@@ -85,6 +88,7 @@ __all__ = [
     "ElementWiseSubtractOperatorDesc",
     "ElementWiseTanOperatorDesc",
     "ElementWiseTanhOperatorDesc",
+    "ElementWiseThresholdOperatorDesc",
     "abs",
     "acos",
     "acosh",
@@ -110,6 +114,7 @@ __all__ = [
     "erf",
     "exp",
     "floor",
+    "fmod",
     "greater",
     "greater_equal",
     "identity",
@@ -131,6 +136,7 @@ __all__ = [
     "negative",
     "reciprocal",
     "relu",
+    "remainder",
     "right_shift",
     "round",
     "sigmoid",
@@ -142,6 +148,7 @@ __all__ = [
     "subtract",
     "tan",
     "tanh",
+    "threshold",
 ]
 
 Unary = Callable[[ArrayLike], jax.Array]
@@ -201,6 +208,8 @@ ElementWiseLogicalXorOperatorDesc: type[ElementWiseBinary] = DESCS["LOGICAL_XOR"
 ElementWiseMaxOperatorDesc: type[ElementWiseBinary] = DESCS["MAX"]
 ElementWiseMeanOperatorDesc: type[ElementWiseBinary] = DESCS["MEAN"]
 ElementWiseMinOperatorDesc: type[ElementWiseBinary] = DESCS["MIN"]
+ElementWiseModulusFloorOperatorDesc: type[ElementWiseBinary] = DESCS["MODULUS_FLOOR"]
+ElementWiseModulusTruncateOperatorDesc: type[ElementWiseBinary] = DESCS["MODULUS_TRUNCATE"]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["NEGATE"]
 ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["RECIP"]
@@ -212,6 +221,7 @@ ElementWiseSqrtOperatorDesc: type[ElementWiseUnary] = DESCS["SQRT"]
 ElementWiseSubtractOperatorDesc: type[ElementWiseBinary] = DESCS["SUBTRACT"]
 ElementWiseTanOperatorDesc: type[ElementWiseUnary] = DESCS["TAN"]
 ElementWiseTanhOperatorDesc: type[ElementWiseUnary] = DESCS["TANH"]
+ElementWiseThresholdOperatorDesc: type[ElementWiseThreshold] = DESCS["THRESHOLD"]
 
 abs: Unary = FUNCTIONS["abs"]
 acos: Unary = FUNCTIONS["acos"]
@@ -238,6 +248,7 @@ equal: Binary = FUNCTIONS["equal"]
 erf: Unary = FUNCTIONS["erf"]
 exp: Unary = FUNCTIONS["exp"]
 floor: Unary = FUNCTIONS["floor"]
+fmod: Binary = FUNCTIONS["fmod"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
 identity: Unary = FUNCTIONS["identity"]
@@ -259,6 +270,7 @@ multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+remainder: Binary = FUNCTIONS["remainder"]
 right_shift: Binary = FUNCTIONS["right_shift"]
 round: Unary = FUNCTIONS["round"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
@@ -270,3 +282,4 @@ sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
 tan: Unary = FUNCTIONS["tan"]
 tanh: Unary = FUNCTIONS["tanh"]
+threshold: Unary = FUNCTIONS["threshold"]

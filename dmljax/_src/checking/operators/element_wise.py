@@ -125,6 +125,11 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
     "CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
+    "THRESHOLD": _table(
+        (_FL.FL_1_0, (4, 4), FLOATS),
+        (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+    ),
     "RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
     **{name: _table(*_ACTIVATION_TABLE) for name in ("LEAKY_RELU", "ELU", "SIGMOID", "SOFTSIGN")},
     "DIVIDE": _table(
@@ -182,6 +187,14 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         for name in ("GREATER_THAN_OR_EQUAL", "LESS_THAN_OR_EQUAL")
     },
     "ROUND": _table((_FL.FL_2_1, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    **{
+        name: _table(
+            (_FL.FL_2_1, (4, 4), _TYPES_8_32),
+            (_FL.FL_3_0, (1, 8), _TYPES_8_32),
+            (_FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
+        )
+        for name in ("MODULUS_TRUNCATE", "MODULUS_FLOOR")  # the two pages' tables
+    },
     **{
         f"BIT_{name}": _table(
             (_FL.FL_3_0, (1, 8), _UINTS_8_32),
@@ -268,6 +281,12 @@ _WORKED: dict[
         {"InputTensor": ("INT32", [-4, -2, 1, 3])},
         ("INT32", [-2, -2, 1, 2]),
         "The FLOAT bounds truncate toward zero for INT32: [-2, 2].",
+    ),
+    "THRESHOLD": (
+        {"ScaleBias": {"Scale": -1, "Bias": 0}, "Min": -2.5},
+        {"InputTensor": ("FLOAT32", [4.0, -1.0, _NAN, 0.0])},
+        ("FLOAT32", [-2.5, 1.0, _NAN, 0.0]),
+        "max(-x, -2.5): -4 is raised to -2.5; NaN stays NaN; -(0.0) + 0 is 0.0.",
     ),
     "CLIP1": (
         {"MinMaxDataType": "FLOAT32", "Min": -1.0, "Max": 1.0},
@@ -463,6 +482,21 @@ _WORKED: dict[
         ("UINT8", [1, 15, 12, 0]),
         "A logical shift: zeros come in from the left; by 255 (past the width) it gives 0.",
     ),
+    "MODULUS_TRUNCATE": (
+        {},
+        {"ATensor": ("INT32", [7, -7, -2147483648, 9]), "BTensor": ("INT32", [-3, 3, -1, 0])},
+        ("INT32", [1, -1, 0, 9]),
+        "C's %: the dividend's sign; MIN % -1 is 0 and 9 % 0 is 9, as dmljax defines them.",
+    ),
+    "MODULUS_FLOOR": (
+        {},
+        {
+            "ATensor": ("FLOAT32", [-7.0, 7.0, 3.0, -3.0]),
+            "BTensor": ("FLOAT32", [3.0, -3.0, -3.0, 3.0]),
+        },
+        ("FLOAT32", [2.0, -2.0, -0.0, 0.0]),
+        "Python's %: the divisor's sign, a zero remainder's too.",
+    ),
     "ROUND": (
         {"RoundingMode": "DML_ROUNDING_MODE_TOWARD_INFINITY"},
         {"InputTensor": ("FLOAT32", [2.5, -2.5, -0.4, 0.49999997])},
@@ -589,9 +623,8 @@ def draw_attributes(
         return (str(rng.choice([m.function_name for m in enums[row.attributes[0]]])),)
     low = int(rng.integers(-3 if jnp.issubdtype(dtype, jnp.signedinteger) else 0, 3))
     high = low + int(rng.integers(0, 4))
-    if jnp.issubdtype(dtype, jnp.floating):
-        return low + 0.5, high + 0.5
-    return low, high
+    bounds = (low + 0.5, high + 0.5) if jnp.issubdtype(dtype, jnp.floating) else (low, high)
+    return bounds[: len(row.attributes)]  # THRESHOLD's Min alone
 
 
 def _sweep_of(row: ElementWise) -> Any:
@@ -633,7 +666,8 @@ def _operand(
     values = sweeps.draw_values(rng, shape, dtype)
     if row.name.startswith("BIT_SHIFT") and i == 1:  # amounts up to one past the width
         return (values % (dtype.itemsize * 8 + 2)).astype(dtype)
-    divisor = (row.name == "DIVIDE" and i == 1) or row.name == "RECIP"
+    divisor = (row.name in ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR") and i == 1) or (
+        row.name == "RECIP")  # fmt: skip
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
     if row.name in _DOMAIN:
@@ -714,7 +748,8 @@ def _support_case_of(row: ElementWise) -> Any:
         attributes = attributes_of(row, data_type, values)
         desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
         data = data_of(sizes, data_type)
-        data = data + 1 if row.name == "DIVIDE" else data * data if row.name == "SQRT" else data
+        divides = row.name in ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
+        data = data + 1 if divides else data * data if row.name == "SQRT" else data
         if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
             data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
@@ -781,6 +816,7 @@ _JNP = {
     "celu": jax.nn.celu,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
+    "threshold": jnp.maximum,  # with Min read as CLIP reads its bounds
     "round": lambda x, mode: jnp.round(x),  # the bench's mode, jnp.round's
     "isinf": lambda x, mode: jnp.isinf(x),
     **{name: _in_inputs_type(getattr(jnp, name)) for name in _LOGICAL_FACES},

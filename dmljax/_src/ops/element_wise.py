@@ -1535,6 +1535,28 @@ ROWS: tuple[ElementWise, ...] = (
         "the float64 result for float32 (expm1's, as ELU's) and 1 for 16-bit floats.",
     ),
     ElementWise(
+        "THRESHOLDED_RELU",
+        ActivationAlpha,
+        _in_float32(lambda x, alpha: jnp.where(x > alpha, x, jnp.zeros((), x.dtype))),
+        _ACTIVATION_BANDS,
+        face="thresholded_relu",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        namesake=False,
+        defaults=(1.0,),
+        example=("float32", ([0.5, 1.0, 2.5],), "Array([0. , 0. , 2.5], dtype=float32)"),
+        example_statics=(1.0,),
+        example_attributes="alpha=1.0",
+        page="f(x) = x if x > alpha else 0",
+        reference=_reference_in_float64(lambda x, alpha: np.where(x > alpha, x, 0.0)),
+        read=_read_float32,
+        differs="jax.nn has no such function: `jnp.where(x > alpha, x, 0)`",
+        not_smooth="a step at alpha, where finite differences straddle it",
+        notes="alpha is a C FLOAT (float32), the threshold (typically 1.0, the face's "
+        "default); FLOAT16 compares in float32, exactly. x itself above alpha, +0.0 "
+        "elsewhere, NaN included (NaN > alpha is false).",
+    ),
+    ElementWise(
         "SIGMOID",
         Activation,
         _in_float32(lax.logistic),

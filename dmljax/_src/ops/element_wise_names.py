@@ -33,6 +33,7 @@ __all__ = [
     "ActivationReluOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftsignOperatorDesc",
+    "ActivationThresholdedReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAcosOperatorDesc",
     "ElementWiseAcoshOperatorDesc",
@@ -149,6 +150,7 @@ __all__ = [
     "tan",
     "tanh",
     "threshold",
+    "thresholded_relu",
 ]
 
 Unary = Callable[[ArrayLike], jax.Array]
@@ -162,6 +164,7 @@ ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["RELU"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["SIGMOID"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["SOFTSIGN"]
+ActivationThresholdedReluOperatorDesc: type[ActivationAlpha] = DESCS["THRESHOLDED_RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ABS"]
 ElementWiseAcosOperatorDesc: type[ElementWiseUnary] = DESCS["ACOS"]
 ElementWiseAcoshOperatorDesc: type[ElementWiseUnary] = DESCS["ACOSH"]
@@ -283,3 +286,4 @@ subtract: Binary = FUNCTIONS["subtract"]
 tan: Unary = FUNCTIONS["tan"]
 tanh: Unary = FUNCTIONS["tanh"]
 threshold: Unary = FUNCTIONS["threshold"]
+thresholded_relu: Parameterized = FUNCTIONS["thresholded_relu"]

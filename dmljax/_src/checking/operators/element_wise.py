@@ -131,7 +131,10 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
     ),
     "RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
-    **{name: _table(*_ACTIVATION_TABLE) for name in ("LEAKY_RELU", "ELU", "SIGMOID", "SOFTSIGN")},
+    **{
+        name: _table(*_ACTIVATION_TABLE)
+        for name in ("LEAKY_RELU", "ELU", "SIGMOID", "SOFTSIGN", "THRESHOLDED_RELU")
+    },
     "DIVIDE": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
@@ -305,6 +308,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-4.0, -0.0, 3.0, _NAN])},
         ("FLOAT32", [-2.0, -0.0, 3.0, _NAN]),
         "Negatives times 0.5; -0.0 >= 0 keeps -0.0; NaN stays NaN.",
+    ),
+    "THRESHOLDED_RELU": (
+        {"Alpha": -1.0},
+        {"InputTensor": ("FLOAT16", [-2.0, -1.0, -0.0, _NAN])},
+        ("FLOAT16", [0.0, 0.0, -0.0, 0.0]),
+        "Only x > -1 is kept (-0.0 is, with its sign); -1 itself and NaN give 0.",
     ),
     "CELU": (
         {"Alpha": 2.0},
@@ -816,7 +825,10 @@ _JNP = {
     "celu": jax.nn.celu,
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
-    "threshold": jnp.maximum,  # with Min read as CLIP reads its bounds
+    "threshold": jnp.maximum,
+    "thresholded_relu": lambda x, alpha: jnp.where(
+        x > alpha, x, 0.0
+    ),  # with Min read as CLIP reads its bounds
     "round": lambda x, mode: jnp.round(x),  # the bench's mode, jnp.round's
     "isinf": lambda x, mode: jnp.isinf(x),
     **{name: _in_inputs_type(getattr(jnp, name)) for name in _LOGICAL_FACES},

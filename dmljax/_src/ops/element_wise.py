@@ -1069,25 +1069,33 @@ _SHIFT_BANDS = (
     fl.band(FL.FL_4_1, (1, 8), _UINTS_8_32 | {_T.UINT64}),
 )
 _NO_DERIVATIVE = "a bit operation: it reads the encoding, and has no derivative"
-_FLOAT_BITS = "also takes floats and signed integers (their bits, from FL 4_1), where jnp's "
+_FLOAT_BITS = (
+    "also takes floats and signed integers (their bits, from FL 4_1), where jnp's takes "
+    "integers only"
+)
 
 
 def _bitwise_row(
     name: str,
-    formula: Callable[..., Any],
-    reference: Callable[..., Any],
+    lax_op: Callable[..., Any],
+    np_op: Callable[..., Any],
     *,
     face: str,
     page: str,
     example: tuple[Any, ...],
     bands: tuple[fl.Band, ...] = _BIT_BANDS,
-    differs: str = "",
+    differs: str = _FLOAT_BITS,
     notes: str = "",
     uint_output: bool = False,
+    shift: bool = False,
 ) -> ElementWise:
-    """A row of BIT_AND and its kin: ``f`` of the inputs' bits, exact."""
+    """A row of BIT_AND and its kin: ``lax_op`` of the inputs' bits (a ``shift`` of
+    unsigned integers as they are), exact; ``np_op`` the reference's."""
     unary = name in ("BIT_NOT", "BIT_COUNT")
     dtype, *inputs, printed = example
+    back = not uint_output  # a count stays a count
+    formula = lax_op if shift else _on_bits(lax_op, back=back)
+    reference = _reference_shift(np_op) if shift else _reference_on_bits(np_op, back=back)
     return ElementWise(
         name,
         ElementWiseUnaryNoScaleBias if unary else ElementWiseBinary,
@@ -2028,48 +2036,46 @@ ROWS: tuple[ElementWise, ...] = (
     ),
     _bitwise_row(
         "BIT_AND",
-        _on_bits(lax.bitwise_and),
-        _reference_on_bits(np.bitwise_and),
+        lax.bitwise_and,
+        np.bitwise_and,
         face="bitwise_and",
         page="f(a, b) = a & b",
         example=("uint8", [12, 255, 0], [10, 15, 7], "Array([ 8, 15,  0], dtype=uint8)"),
-        differs=_FLOAT_BITS + "takes integers only",
     ),
     _bitwise_row(
         "BIT_OR",
-        _on_bits(lax.bitwise_or),
-        _reference_on_bits(np.bitwise_or),
+        lax.bitwise_or,
+        np.bitwise_or,
         face="bitwise_or",
         page="f(a, b) = a | b",
         example=("uint8", [12, 255, 0], [10, 15, 7], "Array([ 14, 255,   7], dtype=uint8)"),
-        differs=_FLOAT_BITS + "takes integers only",
     ),
     _bitwise_row(
         "BIT_XOR",
-        _on_bits(lax.bitwise_xor),
-        _reference_on_bits(np.bitwise_xor),
+        lax.bitwise_xor,
+        np.bitwise_xor,
         face="bitwise_xor",
         page="f(a, b) = a ^ b",
         example=("uint8", [12, 255, 0], [10, 15, 7], "Array([  6, 240,   7], dtype=uint8)"),
-        differs=_FLOAT_BITS + "takes integers only",
     ),
     _bitwise_row(
         "BIT_NOT",
-        _on_bits(lax.bitwise_not),
-        _reference_on_bits(np.bitwise_not),
+        lax.bitwise_not,
+        np.bitwise_not,
         face="bitwise_not",
         page="f(x) = ~x",
         example=("uint8", [0, 128, 42, 255], "Array([255, 127, 213,   0], dtype=uint8)"),
-        differs=_FLOAT_BITS + "takes integers only",
     ),
     _bitwise_row(
         "BIT_SHIFT_LEFT",
         lax.shift_left,
-        _reference_shift(np.left_shift),
+        np.left_shift,
         face="left_shift",
         page="f(a, b) = a << b",
         example=("uint8", [1, 3, 255, 1], [7, 2, 1, 8], "Array([128,  12, 254,   0], dtype=uint8)"),
         bands=_SHIFT_BANDS,
+        shift=True,
+        differs="",
         notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
         "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
         "undefined).",
@@ -2077,7 +2083,7 @@ ROWS: tuple[ElementWise, ...] = (
     _bitwise_row(
         "BIT_SHIFT_RIGHT",
         lax.shift_right_logical,
-        _reference_shift(np.right_shift),
+        np.right_shift,
         face="right_shift",
         page="f(a, b) = a >> b",
         example=(
@@ -2087,14 +2093,16 @@ ROWS: tuple[ElementWise, ...] = (
             "Array([  1,   3, 127,   0], dtype=uint8)",
         ),
         bands=_SHIFT_BANDS,
+        shift=True,
+        differs="",
         notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
         "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
         "undefined).",
     ),
     _bitwise_row(
         "BIT_COUNT",
-        _on_bits(lax.population_count, back=False),
-        _reference_on_bits(np.bitwise_count, back=False),
+        lax.population_count,
+        np.bitwise_count,
         face="bitwise_count",
         page="f(x) = popcount(x)",
         example=("uint32", [0, 123, 456, 789], "Array([0, 6, 4, 5], dtype=uint8)"),
@@ -2103,9 +2111,6 @@ ROWS: tuple[ElementWise, ...] = (
             fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64, output_tensor=_TRUTHS),
         ),
         uint_output=True,
-        differs="the count is uint8 (jnp's has the input's dtype); "
-        + _FLOAT_BITS
-        + "takes integers only",
         notes="The number of bits set, of the native encoding (a float's or signed "
         "integer's bits, from FL 4_1), in the output's type (UINT32 or UINT8).",
     ),

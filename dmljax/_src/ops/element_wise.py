@@ -1069,6 +1069,10 @@ _SHIFT_BANDS = (
     fl.band(FL.FL_4_1, (1, 8), _UINTS_8_32 | {_T.UINT64}),
 )
 _NO_DERIVATIVE = "a bit operation: it reads the encoding, and has no derivative"
+_SHIFT_NOTES = (
+    "A logical shift of unsigned integers; by the width or more it gives 0, every bit "
+    "shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it undefined)."
+)
 _FLOAT_BITS = (
     "also takes floats and signed integers (their bits, from FL 4_1), where jnp's takes "
     "integers only"
@@ -1084,18 +1088,20 @@ def _bitwise_row(
     page: str,
     example: tuple[Any, ...],
     bands: tuple[fl.Band, ...] = _BIT_BANDS,
-    differs: str = _FLOAT_BITS,
     notes: str = "",
     uint_output: bool = False,
     shift: bool = False,
 ) -> ElementWise:
     """A row of BIT_AND and its kin: ``lax_op`` of the inputs' bits (a ``shift`` of
-    unsigned integers as they are), exact; ``np_op`` the reference's."""
+    unsigned integers as they are, with the shifts' bands), exact; ``np_op`` the
+    reference's."""
     unary = name in ("BIT_NOT", "BIT_COUNT")
     dtype, *inputs, printed = example
     back = not uint_output  # a count stays a count
     formula = lax_op if shift else _on_bits(lax_op, back=back)
     reference = _reference_shift(np_op) if shift else _reference_on_bits(np_op, back=back)
+    if shift:
+        bands, notes = _SHIFT_BANDS, _SHIFT_NOTES
     return ElementWise(
         name,
         ElementWiseUnaryNoScaleBias if unary else ElementWiseBinary,
@@ -1105,7 +1111,7 @@ def _bitwise_row(
         example=(dtype, tuple(inputs), printed),
         page=page,
         reference=reference,
-        differs=differs,
+        differs="" if shift else _FLOAT_BITS,
         not_smooth=_NO_DERIVATIVE,
         bitwise=True,
         uint_output=uint_output,
@@ -2073,12 +2079,7 @@ ROWS: tuple[ElementWise, ...] = (
         face="left_shift",
         page="f(a, b) = a << b",
         example=("uint8", [1, 3, 255, 1], [7, 2, 1, 8], "Array([128,  12, 254,   0], dtype=uint8)"),
-        bands=_SHIFT_BANDS,
         shift=True,
-        differs="",
-        notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
-        "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
-        "undefined).",
     ),
     _bitwise_row(
         "BIT_SHIFT_RIGHT",
@@ -2092,12 +2093,7 @@ ROWS: tuple[ElementWise, ...] = (
             [7, 2, 1, 8],
             "Array([  1,   3, 127,   0], dtype=uint8)",
         ),
-        bands=_SHIFT_BANDS,
         shift=True,
-        differs="",
-        notes="A logical shift of unsigned integers; by the width or more it gives 0, every "
-        "bit shifted out (dmljax's definition, XLA's: the page is silent, and C leaves it "
-        "undefined).",
     ),
     _bitwise_row(
         "BIT_COUNT",

@@ -244,14 +244,14 @@ def test_a_compiled_operator_runs_one_program_per_signature(name):
 # --- The functional face, on random draws against the NumPy reference -----------------------------
 
 
-# Every dtype the sweeps draw, or float32 only where another operator's checks cover the
-# shared structure (OperatorChecks.structure_checked_on; its family's tests check values).
-def _taken(name: str) -> list[np.dtype[Any]]:
-    """The sweeps' dtypes the face takes (face_dtypes), float32 first where it does."""
-    return [d for d in selftest.DATA_DTYPES if all_checks()[name].face_takes(d)]
-
-
-FACE_DTYPES = [(name, dtype) for name in FACES for dtype in all_checks()[name].drawn(_taken(name))]
+# Every dtype the sweeps draw that the face takes, or the first only where another
+# operator's checks cover the shared structure (OperatorChecks.structure_checked_on; its
+# family's tests check values).
+FACE_DTYPES = [
+    (name, dtype)
+    for name in FACES
+    for dtype in all_checks()[name].drawn(all_checks()[name].sweep_dtypes)
+]
 
 
 @pytest.mark.parametrize(("name", "dtype"), FACE_DTYPES, ids=str)

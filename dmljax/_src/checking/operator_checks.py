@@ -165,10 +165,15 @@ class OperatorChecks:
         return draws if self.structure_checked_on is None else draws[:1]
 
     @property
+    def sweep_dtypes(self) -> list[np.dtype[Any]]:
+        """The sweeps' dtypes the functional face takes, in their order (float32 first)."""
+        return [d for d in DATA_DTYPES if self.face_takes(d)]
+
+    @property
     def first_dtype(self) -> np.dtype[Any]:
         """The dtype a check of one draw sweeps: float32, or where the face takes no
         float32 (LOGICAL_AND's) the first of the sweeps' dtypes it takes."""
-        return next(d for d in DATA_DTYPES if self.face_takes(d))
+        return self.sweep_dtypes[0]
 
     def face_takes(self, dtype: Any) -> bool:
         """Whether the functional face takes arrays of ``dtype`` (see ``face_dtypes``)."""

@@ -261,7 +261,7 @@ def _sweep_rows(seed: int, draws: int, filters: Sequence[str] | None) -> Iterato
         if sweep is None:
             yield CheckResult("sweep", op, "-", False, "no sweep in selftest.SWEEPS")
             continue
-        dtypes = [d for d in DATA_DTYPES if all_checks()[op].face_takes(d)]
+        dtypes = all_checks()[op].sweep_dtypes
         for draw in range(draws):
             try:
                 case = sweep(rng, dtypes[draw % len(dtypes)])

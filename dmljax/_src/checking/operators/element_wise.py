@@ -666,6 +666,10 @@ def _sweep_of(row: ElementWise) -> Any:
     return sweep
 
 
+# The rows whose b divides a: their float divisors are kept from 0 (no NaN quotients).
+_DIVIDES = ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
+
+
 def _operand(
     rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype[Any], row: ElementWise, i: int
 ) -> np.ndarray:
@@ -675,8 +679,7 @@ def _operand(
     values = sweeps.draw_values(rng, shape, dtype)
     if row.name.startswith("BIT_SHIFT") and i == 1:  # amounts up to one past the width
         return (values % (dtype.itemsize * 8 + 2)).astype(dtype)
-    divisor = (row.name in ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR") and i == 1) or (
-        row.name == "RECIP")  # fmt: skip
+    divisor = (row.name in _DIVIDES and i == 1) or row.name == "RECIP"
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
     if row.name in _DOMAIN:
@@ -757,8 +760,7 @@ def _support_case_of(row: ElementWise) -> Any:
         attributes = attributes_of(row, data_type, values)
         desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
         data = data_of(sizes, data_type)
-        divides = row.name in ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
-        data = data + 1 if divides else data * data if row.name == "SQRT" else data
+        data = data + 1 if row.name in _DIVIDES else data * data if row.name == "SQRT" else data
         if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
             data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type

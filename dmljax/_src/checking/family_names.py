@@ -36,7 +36,7 @@ def _binding(desc: str, row: str, shape: str) -> str:
 
 def render() -> str:
     """The source of the names module for the rows of ``element_wise.ROWS``."""
-    descs = sorted((row.desc_name, row.name, row.shape.__name__) for row in ROWS)
+    descs = sorted((row.desc_name, row.kind, row.shape.__name__) for row in ROWS)
     functions = sorted(
         (row.face, _FACE_TYPES.get(row.shape.__name__, "Unary"))
         for row in ROWS

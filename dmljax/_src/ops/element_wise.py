@@ -431,8 +431,9 @@ class ElementWise:
             constant per attribute, and the reference the arrays and the values).
         check: a rule of the row's attributes beyond the shape's, ``check(desc, op)``;
             raises InvalidArgumentError.
-        served_by: the row whose functional face serves this one (CLIP by CLIP1's
-            :func:`dmljax.clip`), or "": then ``face`` names that face.
+        served_by: the kind of the row whose functional face serves this one (CLIP is
+            served by ``"ELEMENT_WISE_CLIP1"``'s :func:`dmljax.clip`), or "": then
+            ``face`` names that face.
         example_statics: the attributes' values in the docstrings' example.
         example_attributes: the desc's attribute fields in that example, as Python
             keyword arguments (``"min=0.0, max=2.0"``).
@@ -875,10 +876,16 @@ def _elu(x: jax.Array, alpha: Any) -> jax.Array:
 
 
 def _read_divisor_float32(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
-    """:func:`_read_float32` for an attribute the formula divides by: zero and NaN refused."""
-    if value == 0 or math.isnan(value):
+    """:func:`_read_float32` for an attribute the formula divides by: zero, NaN and the
+    float32 subnormals refused (a backend that flushes subnormals reads those as zero,
+    and the quotient then is infinite or NaN, depending on the device)."""
+    if math.isnan(value) or abs(np.float32(value)) < np.finfo(np.float32).tiny:
         raise InvalidArgumentError(
-            op, field, "a nonzero number (the formula divides by it)", repr(value)
+            op,
+            field,
+            "a nonzero normal float32 number (the formula divides by it; a subnormal one "
+            "reads as 0 where the device flushes subnormals)",
+            repr(value),
         )
     return _read_float32(value, dtype, op=op, field=field)
 
@@ -1305,7 +1312,7 @@ ROWS: tuple[ElementWise, ...] = (
             fl.band(FL.FL_5_0, (1, 8), _FLOATS | _INTS_8_64),
         ),
         face="clip",
-        served_by="CLIP1",
+        served_by="ELEMENT_WISE_CLIP1",
         example=("float32", ([-4.0, 0.5, 3.0],), "Array([-2.5,  0.5,  2.5], dtype=float32)"),
         example_statics=(-2.5, 2.5),
         example_attributes="min=-2.5, max=2.5",
@@ -1416,7 +1423,7 @@ ROWS: tuple[ElementWise, ...] = (
         lax.add,
         (fl.band(FL.FL_2_0, (4, 5), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
         face="add",
-        served_by="ADD",
+        served_by="ELEMENT_WISE_ADD",
         example=("float32", ([1.0, 2.0], [0.5, -3.0]), "Array([ 1.5, -1. ], dtype=float32)"),
         page="f(a, b) = a + b, then the fused activation",
         reference=_float64_then_round(np.add),
@@ -2170,7 +2177,7 @@ def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
                     op, f"{field}.sizes", f"{tensor.sizes} ({first}'s sizes)", other.sizes
                 )
 
-    rules.__name__ = f"_{row.name.lower()}_rules"
+    rules.__name__ = f"_{row.kind.lower()}_rules"
     return rules
 
 
@@ -2335,7 +2342,7 @@ def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any
         attributes = {name: call.statics[name] for name in row.attributes}
         if "min_max_data_type" in row.shape.__dataclass_fields__:
             attributes["min_max_data_type"] = out.data_type
-        return DESCS[row.name](**inputs, output_tensor=out, **attributes)
+        return DESCS[row.kind](**inputs, output_tensor=out, **attributes)
 
     return node
 
@@ -2423,17 +2430,19 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
         output_sizes=_output_sizes,
         lower=_lowering_of(row),
         face=None if row.served_by else _face_of(row),
-        served_by=f"DML_OPERATOR_{row.family}_{row.served_by}" if row.served_by else None,
+        served_by=f"DML_OPERATOR_{row.served_by}" if row.served_by else None,
     )
     return desc_type, operator
 
 
-_DECLARED = {row.name: _declare(row) for row in ROWS}
+_DECLARED = {row.kind: _declare(row) for row in ROWS}
 _ROW_OF_DESC: dict[type, ElementWise] = {
     desc: row for row, (desc, _) in zip(ROWS, _DECLARED.values(), strict=True)
 }
 DESCS: dict[str, type] = {name: desc for name, (desc, _) in _DECLARED.items()}
-"""Each row's desc class, by the row's name (``DESCS["ADD"]`` is ``ElementWiseAddOperatorDesc``)."""
+"""Each row's desc class, by the row's kind (``DESCS["ELEMENT_WISE_ADD"]`` is
+``ElementWiseAddOperatorDesc``): the kind, as ELEMENT_WISE_IDENTITY and ACTIVATION_IDENTITY
+share a name."""
 FAMILY: tuple[contract.Operator[Any], ...] = tuple(op for _, op in _DECLARED.values())
 """Each row's Operator, in the table's order: :data:`dmljax.OPERATORS` collects them."""
 FUNCTIONS: dict[str, Callable[..., jax.Array]] = {

@@ -44,6 +44,12 @@ _INTS_64 = frozenset({_T.INT64, _T.UINT64})
 _TYPES_8_32 = FLOATS | INTS_8_32
 
 
+def _element_wise(*names: str) -> tuple[str, ...]:
+    """The kinds ``ELEMENT_WISE_<name>``: the keys below are kinds, as ELEMENT_WISE_IDENTITY
+    and ACTIVATION_IDENTITY share a name."""
+    return tuple(f"ELEMENT_WISE_{name}" for name in names)
+
+
 def _table(
     *rows: tuple[FeatureLevel, tuple[int, int], frozenset[DataType]],
 ) -> dict[FeatureLevel, DocumentedBand]:
@@ -80,62 +86,68 @@ _ACTIVATION_TABLE = (
 # Each page's "Tensor support" section, as the page writes it (every tensor of these
 # operators has the same types).
 DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
-    "IDENTITY": _table(
+    "ELEMENT_WISE_IDENTITY": _table(
         (_FL.FL_1_0, (4, 5), FLOATS),
         (_FL.FL_2_1, (4, 5), _TYPES_8_32),
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
         (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}),
     ),
-    "ABS": _table(
+    "ELEMENT_WISE_ABS": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _SIGNED),
         (_FL.FL_3_0, (1, 8), FLOATS | _SIGNED),
         (_FL.FL_4_1, (1, 8), FLOATS | _SIGNED | {_T.INT64}),
     ),
-    "CEIL": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
-    "FLOOR": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
-    "SQRT": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
-    "NEGATE": _table((_FL.FL_5_0, (1, 8), FLOATS | _SIGNED | {_T.INT64})),
-    "ADD": _table(
+    "ELEMENT_WISE_CEIL": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_FLOOR": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_SQRT": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_NEGATE": _table((_FL.FL_5_0, (1, 8), FLOATS | _SIGNED | {_T.INT64})),
+    "ELEMENT_WISE_ADD": _table(
         (_FL.FL_1_0, (4, 5), FLOATS),
         (_FL.FL_2_1, (4, 5), FLOATS | _INTS_32),
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
         (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
         (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "ADD1": _table((_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
-    "SUBTRACT": _table(
+    "ELEMENT_WISE_ADD1": _table((_FL.FL_2_0, (4, 5), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_SUBTRACT": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
         (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
         (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "MULTIPLY": _table(
+    "ELEMENT_WISE_MULTIPLY": _table(
         (_FL.FL_1_0, (4, 5), FLOATS),
         (_FL.FL_2_1, (4, 5), FLOATS | _INTS_32),
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
         (_FL.FL_4_1, (1, 8), FLOATS | _INTS_32 | _INTS_64),
         (_FL.FL_5_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "CLIP": _table(
+    "ELEMENT_WISE_CLIP": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), _TYPES_8_32),
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
         (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
-    "THRESHOLD": _table(
+    "ELEMENT_WISE_CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
+    "ELEMENT_WISE_THRESHOLD": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), _TYPES_8_32),
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
     ),
-    "RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
+    "ACTIVATION_RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
     **{
         name: _table(*_ACTIVATION_TABLE)
-        for name in ("LEAKY_RELU", "ELU", "SIGMOID", "SOFTSIGN", "THRESHOLDED_RELU")
+        for name in (
+            "ACTIVATION_LEAKY_RELU",
+            "ACTIVATION_ELU",
+            "ACTIVATION_SIGMOID",
+            "ACTIVATION_SOFTSIGN",
+            "ACTIVATION_THRESHOLDED_RELU",
+        )
     },
-    "DIVIDE": _table(
+    "ELEMENT_WISE_DIVIDE": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
@@ -149,29 +161,29 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
             (_FL.FL_3_0, (1, 8), _TYPES_8_32),
             (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
         )
-        for name in ("MAX", "MIN")  # the two pages' tables are the same
+        for name in _element_wise("MAX", "MIN")  # the two pages' tables are the same
     },
-    "SIGN": _table(
+    "ELEMENT_WISE_SIGN": _table(
         (_FL.FL_2_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), _TYPES_8_32),
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
         (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
-    "MEAN": _table(
+    "ELEMENT_WISE_MEAN": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), FLOATS | _INTS_32),
         (_FL.FL_3_0, (1, 8), FLOATS | _INTS_32),
     ),
-    "DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
-    "CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
-    "RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
+    "ACTIVATION_CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
-        for name in ("EXP", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN")
+        for name in _element_wise("EXP", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN")
     },
     **{
         name: _table((_FL.FL_2_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
-        for name in ("SINH", "COSH", "TANH", "ASINH", "ACOSH", "ATANH", "ERF")
+        for name in _element_wise("SINH", "COSH", "TANH", "ASINH", "ACOSH", "ATANH", "ERF")
     },
     **{
         name: _table(
@@ -179,49 +191,49 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
             (_FL.FL_2_0, (4, 4), frozenset({_T.UINT32, _T.UINT8})),
             (_FL.FL_3_0, (1, 8), frozenset({_T.UINT32, _T.UINT8})),
         )
-        for name in ("LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "LOGICAL_NOT")
+        for name in _element_wise("LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR", "LOGICAL_NOT")
     },
     **{
-        f"LOGICAL_{name}": _test_table(*_COMPARISON_TABLE)
+        f"ELEMENT_WISE_LOGICAL_{name}": _test_table(*_COMPARISON_TABLE)
         for name in ("EQUALS", "GREATER_THAN", "LESS_THAN")
     },
     **{
-        f"LOGICAL_{name}": _test_table(*_COMPARISON_TABLE[3:])
+        f"ELEMENT_WISE_LOGICAL_{name}": _test_table(*_COMPARISON_TABLE[3:])
         for name in ("GREATER_THAN_OR_EQUAL", "LESS_THAN_OR_EQUAL")
     },
-    "ROUND": _table((_FL.FL_2_1, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_ROUND": _table((_FL.FL_2_1, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table(
             (_FL.FL_2_1, (4, 4), _TYPES_8_32),
             (_FL.FL_3_0, (1, 8), _TYPES_8_32),
             (_FL.FL_6_0, (1, 8), _TYPES_8_32 | _INTS_64),
         )
-        for name in ("MODULUS_TRUNCATE", "MODULUS_FLOOR")  # the two pages' tables
+        for name in _element_wise("MODULUS_TRUNCATE", "MODULUS_FLOOR")  # the two pages' tables
     },
     **{
-        f"BIT_{name}": _table(
+        f"ELEMENT_WISE_BIT_{name}": _table(
             (_FL.FL_3_0, (1, 8), _UINTS_8_32),
             (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}),
         )
         for name in ("AND", "OR", "XOR", "NOT")
     },
     **{
-        f"BIT_SHIFT_{name}": _table(
+        f"ELEMENT_WISE_BIT_SHIFT_{name}": _table(
             (_FL.FL_2_1, (4, 4), _UINTS_8_32),
             (_FL.FL_3_0, (1, 8), _UINTS_8_32),
             (_FL.FL_4_1, (1, 8), _UINTS_8_32 | {_T.UINT64}),
         )
         for name in ("LEFT", "RIGHT")
     },
-    "BIT_COUNT": _test_table(
+    "ELEMENT_WISE_BIT_COUNT": _test_table(
         (_FL.FL_3_0, (1, 8), _UINTS_8_32, _U8_U32),
         (_FL.FL_4_1, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}, _U8_U32),
     ),
-    "IS_INFINITY": _test_table(
+    "ELEMENT_WISE_IS_INFINITY": _test_table(
         (_FL.FL_2_1, (4, 4), FLOATS, frozenset({_T.UINT8})),
         (_FL.FL_3_0, (1, 8), FLOATS, frozenset({_T.UINT8})),
     ),
-    "IS_NAN": _test_table(
+    "ELEMENT_WISE_IS_NAN": _test_table(
         (_FL.FL_2_0, (4, 4), FLOATS, _U8_U32), (_FL.FL_3_0, (1, 8), FLOATS, _U8_U32)
     ),
 }
@@ -230,23 +242,98 @@ _NAN, _INF = float("nan"), float("inf")
 # The functions that round: each at points where its value is exact (zeros, infinities,
 # the edges of its domain), and NaN outside the domain, as IEEE's functions give.
 _EXACT_POINTS = (
-    ("EXP", [0.0, -_INF, _INF, _NAN], [1.0, 0.0, _INF, _NAN], "exp(0) is 1, exp(-inf) 0."),
-    ("LOG", [1.0, 0.0, -1.0, _INF], [0.0, -_INF, _NAN, _INF], "log(0) is -inf, log(-1) NaN."),
-    ("SIN", [0.0, -0.0, _INF, _NAN], [0.0, -0.0, _NAN, _NAN], "sin(-0.0) is -0.0, sin(inf) NaN."),
-    ("COS", [0.0, -0.0, _INF, -_INF], [1.0, 1.0, _NAN, _NAN], "cos(0) is 1, cos(inf) NaN."),
-    ("TAN", [0.0, -0.0, _INF, _NAN], [0.0, -0.0, _NAN, _NAN], "tan(-0.0) is -0.0, tan(inf) NaN."),
-    ("ASIN", [0.0, -0.0, 2.0, -1.5], [0.0, -0.0, _NAN, _NAN], "Outside [-1, 1]: NaN."),
-    ("ACOS", [1.0, 2.0, -1.5, _NAN], [0.0, _NAN, _NAN, _NAN], "acos(1) is 0; beyond 1 NaN."),
-    ("ATAN", [0.0, -0.0, _NAN, 0.0], [0.0, -0.0, _NAN, 0.0], "atan keeps a zero's sign."),
-    ("SINH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, _INF, -_INF], "sinh is odd, to infinity."),
-    ("COSH", [0.0, -0.0, _INF, -_INF], [1.0, 1.0, _INF, _INF], "cosh is even: cosh(-inf) inf."),
-    ("TANH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, 1.0, -1.0], "tanh(inf) is 1, tanh(-inf) -1."),
-    ("ASINH", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, _INF, -_INF], "asinh is odd, to infinity."),
-    ("ACOSH", [1.0, 0.5, _INF, -2.0], [0.0, _NAN, _INF, _NAN], "acosh(1) is 0; below 1 NaN."),
-    ("ATANH", [1.0, -1.0, 2.0, -0.0], [_INF, -_INF, _NAN, -0.0], "atanh(1) is inf; beyond 1 NaN."),
-    ("ERF", [0.0, -0.0, _INF, -_INF], [0.0, -0.0, 1.0, -1.0], "erf(inf) is 1, erf(-inf) -1."),
-    ("SIGMOID", [0.0, -_INF, _INF, _NAN], [0.5, 0.0, 1.0, _NAN], "1 / (1 + exp(0)) is 0.5."),
-    ("SOFTSIGN", [0.0, -0.0, _INF, -3.0], [0.0, -0.0, _NAN, -0.75], "inf / inf is NaN."),
+    (
+        "ELEMENT_WISE_EXP",
+        [0.0, -_INF, _INF, _NAN],
+        [1.0, 0.0, _INF, _NAN],
+        "exp(0) is 1, exp(-inf) 0.",
+    ),
+    (
+        "ELEMENT_WISE_LOG",
+        [1.0, 0.0, -1.0, _INF],
+        [0.0, -_INF, _NAN, _INF],
+        "log(0) is -inf, log(-1) NaN.",
+    ),
+    (
+        "ELEMENT_WISE_SIN",
+        [0.0, -0.0, _INF, _NAN],
+        [0.0, -0.0, _NAN, _NAN],
+        "sin(-0.0) is -0.0, sin(inf) NaN.",
+    ),
+    (
+        "ELEMENT_WISE_COS",
+        [0.0, -0.0, _INF, -_INF],
+        [1.0, 1.0, _NAN, _NAN],
+        "cos(0) is 1, cos(inf) NaN.",
+    ),
+    (
+        "ELEMENT_WISE_TAN",
+        [0.0, -0.0, _INF, _NAN],
+        [0.0, -0.0, _NAN, _NAN],
+        "tan(-0.0) is -0.0, tan(inf) NaN.",
+    ),
+    ("ELEMENT_WISE_ASIN", [0.0, -0.0, 2.0, -1.5], [0.0, -0.0, _NAN, _NAN], "Outside [-1, 1]: NaN."),
+    (
+        "ELEMENT_WISE_ACOS",
+        [1.0, 2.0, -1.5, _NAN],
+        [0.0, _NAN, _NAN, _NAN],
+        "acos(1) is 0; beyond 1 NaN.",
+    ),
+    (
+        "ELEMENT_WISE_ATAN",
+        [0.0, -0.0, _NAN, 0.0],
+        [0.0, -0.0, _NAN, 0.0],
+        "atan keeps a zero's sign.",
+    ),
+    (
+        "ELEMENT_WISE_SINH",
+        [0.0, -0.0, _INF, -_INF],
+        [0.0, -0.0, _INF, -_INF],
+        "sinh is odd, to infinity.",
+    ),
+    (
+        "ELEMENT_WISE_COSH",
+        [0.0, -0.0, _INF, -_INF],
+        [1.0, 1.0, _INF, _INF],
+        "cosh is even: cosh(-inf) inf.",
+    ),
+    (
+        "ELEMENT_WISE_TANH",
+        [0.0, -0.0, _INF, -_INF],
+        [0.0, -0.0, 1.0, -1.0],
+        "tanh(inf) is 1, tanh(-inf) -1.",
+    ),
+    (
+        "ELEMENT_WISE_ASINH",
+        [0.0, -0.0, _INF, -_INF],
+        [0.0, -0.0, _INF, -_INF],
+        "asinh is odd, to infinity.",
+    ),
+    (
+        "ELEMENT_WISE_ACOSH",
+        [1.0, 0.5, _INF, -2.0],
+        [0.0, _NAN, _INF, _NAN],
+        "acosh(1) is 0; below 1 NaN.",
+    ),
+    (
+        "ELEMENT_WISE_ATANH",
+        [1.0, -1.0, 2.0, -0.0],
+        [_INF, -_INF, _NAN, -0.0],
+        "atanh(1) is inf; beyond 1 NaN.",
+    ),
+    (
+        "ELEMENT_WISE_ERF",
+        [0.0, -0.0, _INF, -_INF],
+        [0.0, -0.0, 1.0, -1.0],
+        "erf(inf) is 1, erf(-inf) -1.",
+    ),
+    (
+        "ACTIVATION_SIGMOID",
+        [0.0, -_INF, _INF, _NAN],
+        [0.5, 0.0, 1.0, _NAN],
+        "1 / (1 + exp(0)) is 0.5.",
+    ),
+    ("ACTIVATION_SOFTSIGN", [0.0, -0.0, _INF, -3.0], [0.0, -0.0, _NAN, -0.75], "inf / inf is NaN."),
 )
 _EXACT_AT = {name: x for name, x, _, _ in _EXACT_POINTS}
 # One example of each operator, worked by hand from its page's formula and the rules
@@ -255,97 +342,97 @@ _EXACT_AT = {name: x for name, x, _, _ in _EXACT_POINTS}
 _WORKED: dict[
     str, tuple[dict[str, Any], dict[str, tuple[str, list[Any]]], tuple[str, list[Any]], str]
 ] = {
-    "IDENTITY": (
+    "ELEMENT_WISE_IDENTITY": (
         {"ScaleBias": {"Scale": 2, "Bias": 1}},
         {"InputTensor": ("FLOAT32", [1.5, -2.0, 0.0, 3.25])},
         ("FLOAT32", [4.0, -3.0, 1.0, 7.5]),
         "A copy through g(x) = 2x + 1.",
     ),
-    "ABS": (
+    "ELEMENT_WISE_ABS": (
         {},
         {"InputTensor": ("INT8", [-128, -5, 0, 7])},
         ("INT8", [-128, 5, 0, 7]),
         "-128 has no positive INT8: two's complement keeps it.",
     ),
-    "CEIL": (
+    "ELEMENT_WISE_CEIL": (
         {"ScaleBias": {"Scale": 0.5, "Bias": 0}},
         {"InputTensor": ("FLOAT32", [3.0, -3.0, -0.5, 1.0])},
         ("FLOAT32", [2.0, -1.0, -0.0, 1.0]),
         "ceil(x / 2): -0.25 rounds up to -0.0.",
     ),
-    "FLOOR": (
+    "ELEMENT_WISE_FLOOR": (
         {},
         {"InputTensor": ("FLOAT16", [-0.5, 2.5, -3.0, 1000.0])},
         ("FLOAT16", [-1.0, 2.0, -3.0, 1000.0]),
         "Down to the next whole number; whole numbers stay.",
     ),
-    "CLIP": (
+    "ELEMENT_WISE_CLIP": (
         {"Min": -2.5, "Max": 2.5},
         {"InputTensor": ("INT32", [-4, -2, 1, 3])},
         ("INT32", [-2, -2, 1, 2]),
         "The FLOAT bounds truncate toward zero for INT32: [-2, 2].",
     ),
-    "THRESHOLD": (
+    "ELEMENT_WISE_THRESHOLD": (
         {"ScaleBias": {"Scale": -1, "Bias": 0}, "Min": -2.5},
         {"InputTensor": ("FLOAT32", [4.0, -1.0, _NAN, 0.0])},
         ("FLOAT32", [-2.5, 1.0, _NAN, 0.0]),
         "max(-x, -2.5): -4 is raised to -2.5; NaN stays NaN; -(0.0) + 0 is 0.0.",
     ),
-    "CLIP1": (
+    "ELEMENT_WISE_CLIP1": (
         {"MinMaxDataType": "FLOAT32", "Min": -1.0, "Max": 1.0},
         {"InputTensor": ("FLOAT32", [-3.0, _NAN, -0.0, 2.0])},
         ("FLOAT32", [-1.0, _NAN, -0.0, 1.0]),
         "NaN stays NaN, -0.0 is within [-1, 1] and kept.",
     ),
-    "RELU": (
+    "ACTIVATION_RELU": (
         {},
         {"InputTensor": ("INT8", [-128, -1, 0, 127])},
         ("INT8", [0, 0, 0, 127]),
         "max(0, x) on INT8 (from FL 5_1).",
     ),
-    "LEAKY_RELU": (
+    "ACTIVATION_LEAKY_RELU": (
         {"Alpha": 0.5},
         {"InputTensor": ("FLOAT32", [-4.0, -0.0, 3.0, _NAN])},
         ("FLOAT32", [-2.0, -0.0, 3.0, _NAN]),
         "Negatives times 0.5; -0.0 >= 0 keeps -0.0; NaN stays NaN.",
     ),
-    "THRESHOLDED_RELU": (
+    "ACTIVATION_THRESHOLDED_RELU": (
         {"Alpha": -1.0},
         {"InputTensor": ("FLOAT16", [-2.0, -1.0, -0.0, _NAN])},
         ("FLOAT16", [0.0, 0.0, -0.0, 0.0]),
         "Only x > -1 is kept (-0.0 is, with its sign); -1 itself and NaN give 0.",
     ),
-    "CELU": (
+    "ACTIVATION_CELU": (
         {"Alpha": 2.0},
         {"InputTensor": ("FLOAT32", [-_INF, -0.0, 1.5, _NAN])},
         ("FLOAT32", [-2.0, 0.0, 1.5, _NAN]),
         "2 * (exp(-inf / 2) - 1) is -2; -0.0 gives 0.0 (max(0, -0.0) + min(0, -0.0)).",
     ),
-    "ELU": (
+    "ACTIVATION_ELU": (
         {"Alpha": 2.0},
         {"InputTensor": ("FLOAT32", [-_INF, 0.0, 1.5, -0.0])},
         ("FLOAT32", [-2.0, 0.0, 1.5, -0.0]),
         "2 * (exp(-inf) - 1) is -2; x >= 0 is x itself, -0.0 included.",
     ),
-    "SQRT": (
+    "ELEMENT_WISE_SQRT": (
         {},
         {"InputTensor": ("FLOAT32", [16.0, 0.25, -0.0, -1.0])},
         ("FLOAT32", [4.0, 0.5, -0.0, _NAN]),
         "IEEE's square root: sqrt(-0.0) is -0.0, a negative gives NaN.",
     ),
-    "NEGATE": (
+    "ELEMENT_WISE_NEGATE": (
         {},
         {"InputTensor": ("INT32", [-2147483648, -3, 0, 5])},
         ("INT32", [-2147483648, 3, 0, -5]),
         "The most negative INT32 is its own negation.",
     ),
-    "ADD": (
+    "ELEMENT_WISE_ADD": (
         {},
         {"ATensor": ("UINT32", [4294967295, 1, 2, 3]), "BTensor": ("UINT32", [1, 2, 3, 4])},
         ("UINT32", [0, 3, 5, 7]),
         "UINT32 sums wrap: 4294967295 + 1 is 0.",
     ),
-    "ADD1": (
+    "ELEMENT_WISE_ADD1": (
         {"FusedActivation": {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.5}},
         {
             "ATensor": ("FLOAT32", [1.0, -2.0, 3.0, -8.0]),
@@ -354,7 +441,7 @@ _WORKED: dict[
         ("FLOAT32", [2.0, -1.0, -1.0, -3.0]),
         "The sums 2, -2, -2, -6 through the fused LEAKY_RELU with alpha 0.5.",
     ),
-    "SUBTRACT": (
+    "ELEMENT_WISE_SUBTRACT": (
         {},
         {
             "ATensor": ("FLOAT32", [1.0, -0.0, _INF, 5.5]),
@@ -363,26 +450,26 @@ _WORKED: dict[
         ("FLOAT32", [-2.0, -0.0, _NAN, 5.0]),
         "IEEE: -0 - 0 is -0, and inf - inf is NaN.",
     ),
-    "MULTIPLY": (
+    "ELEMENT_WISE_MULTIPLY": (
         {},
         {"ATensor": ("INT32", [65536, -3, 7, 0]), "BTensor": ("INT32", [65536, 4, -6, 9])},
         ("INT32", [0, -12, -42, 0]),
         "INT32 products wrap: 65536 * 65536 is 2**32, which is 0.",
     ),
-    "DIVIDE": (
+    "ELEMENT_WISE_DIVIDE": (
         {},
         {"ATensor": ("INT32", [7, -7, 5, -2147483648]), "BTensor": ("INT32", [2, 2, 0, -1])},
         ("INT32", [3, -3, -1, -2147483648]),
         "Integer quotients truncate toward zero; 5 / 0 has every bit set (-1) and "
         "-2147483648 / -1 wraps, as dmljax defines them.",
     ),
-    "SIGN": (
+    "ELEMENT_WISE_SIGN": (
         {},
         {"InputTensor": ("FLOAT16", [-3.5, -0.0, _NAN, 0.25])},
         ("FLOAT16", [-1.0, 0.0, 0.0, 1.0]),
         "-0.0 and NaN are neither below nor above 0: both give 0.",
     ),
-    "MAX": (
+    "ELEMENT_WISE_MAX": (
         {},
         {
             "ATensor": ("FLOAT32", [1.0, _NAN, -0.0, _NAN]),
@@ -392,7 +479,7 @@ _WORKED: dict[
         "A NaN operand gives the other operand (HLSL's max), NaN only where both are; 0.0 "
         "is above -0.0.",
     ),
-    "MIN": (
+    "ELEMENT_WISE_MIN": (
         {},
         {
             "ATensor": ("FLOAT16", [1.0, _NAN, 0.0, -_INF]),
@@ -401,7 +488,7 @@ _WORKED: dict[
         ("FLOAT16", [-2.0, 3.0, -0.0, -_INF]),
         "A NaN operand gives the other operand (HLSL's min); -0.0 is below 0.0.",
     ),
-    "MEAN": (
+    "ELEMENT_WISE_MEAN": (
         {},
         {
             "ATensor": ("INT32", [2147483647, -7, -1, 6]),
@@ -411,14 +498,14 @@ _WORKED: dict[
         "Exact integer means truncated toward zero: the sum 4294967294 does not fit INT32 "
         "and is never formed; -5 / 2 is -2, 9 / 2 is 4.",
     ),
-    "DIFFERENCE_SQUARE": (
+    "ELEMENT_WISE_DIFFERENCE_SQUARE": (
         {},
         {"ATensor": ("UINT32", [1, 5, 70000, 0]), "BTensor": ("UINT32", [3, 5, 0, 1])},
         ("UINT32", [4, 0, 605032704, 1]),
         "1 - 3 wraps to 4294967294, whose square wraps to 4; 70000**2 is 4900000000, "
         "which wraps to 605032704.",
     ),
-    "RECIP": (
+    "ELEMENT_WISE_RECIP": (
         {"ScaleBias": {"Scale": 2, "Bias": 0}},
         {"InputTensor": ("FLOAT32", [0.25, -0.0, _INF, -1.0])},
         ("FLOAT32", [2.0, _INF, 0.0, -0.5]),
@@ -430,7 +517,7 @@ _WORKED: dict[
         for name, x, y, notes in _EXACT_POINTS
     },
     **{
-        f"LOGICAL_{name}": (
+        f"ELEMENT_WISE_LOGICAL_{name}": (
             {},
             {"ATensor": ("UINT32", [0, 0, 5, 4294967295]), "BTensor": ("UINT32", [0, 2, 0, 1])},
             ("UINT32", out),
@@ -443,7 +530,7 @@ _WORKED: dict[
         )
     },
     **{
-        f"LOGICAL_{name}": (
+        f"ELEMENT_WISE_LOGICAL_{name}": (
             {},
             {
                 "ATensor": ("FLOAT32", [1.0, _NAN, -0.0, 2.0]),
@@ -460,44 +547,44 @@ _WORKED: dict[
             ("LESS_THAN_OR_EQUAL", [1, 0, 1, 0], "UINT32"),
         )
     },
-    "BIT_AND": (
+    "ELEMENT_WISE_BIT_AND": (
         {},
         {"ATensor": ("FLOAT32", [-0.0, 1.5, -2.0, _INF]), "BTensor": ("FLOAT32", [_INF] * 4)},
         ("FLOAT32", [0.0, 1.0, 2.0, _INF]),
         "Bits of FLOAT32 (FL 4_1): inf is 0x7F800000, the exponent's bits, so a & inf "
         "clears the sign and the fraction: -0.0 gives 0.0, 1.5 gives 1.0, -2.0 gives 2.0.",
     ),
-    "BIT_OR": (
+    "ELEMENT_WISE_BIT_OR": (
         {},
         {"ATensor": ("INT8", [0, 1, -128, 64]), "BTensor": ("INT8", [-128, 2, 127, 1])},
         ("INT8", [-128, 3, -1, 65]),
         "Two's complement bits: -128 | 127 sets every bit, which is -1.",
     ),
-    "BIT_XOR": (
+    "ELEMENT_WISE_BIT_XOR": (
         {},
         {"ATensor": ("UINT16", [65535, 255, 0, 4660]), "BTensor": ("UINT16", [255, 255, 7, 4660])},
         ("UINT16", [65280, 0, 7, 0]),
         "x ^ x is 0; 0xFFFF ^ 0x00FF is 0xFF00.",
     ),
-    "BIT_SHIFT_LEFT": (
+    "ELEMENT_WISE_BIT_SHIFT_LEFT": (
         {},
         {"ATensor": ("UINT32", [1, 3, 4294967295, 1]), "BTensor": ("UINT32", [31, 4, 1, 32])},
         ("UINT32", [2147483648, 48, 4294967294, 0]),
         "Bits shifted out are lost; a shift by the width (32) or more gives 0.",
     ),
-    "BIT_SHIFT_RIGHT": (
+    "ELEMENT_WISE_BIT_SHIFT_RIGHT": (
         {},
         {"ATensor": ("UINT8", [128, 255, 12, 200]), "BTensor": ("UINT8", [7, 4, 0, 255])},
         ("UINT8", [1, 15, 12, 0]),
         "A logical shift: zeros come in from the left; by 255 (past the width) it gives 0.",
     ),
-    "MODULUS_TRUNCATE": (
+    "ELEMENT_WISE_MODULUS_TRUNCATE": (
         {},
         {"ATensor": ("INT32", [7, -7, -2147483648, 9]), "BTensor": ("INT32", [-3, 3, -1, 0])},
         ("INT32", [1, -1, 0, 9]),
         "C's %: the dividend's sign; MIN % -1 is 0 and 9 % 0 is 9, as dmljax defines them.",
     ),
-    "MODULUS_FLOOR": (
+    "ELEMENT_WISE_MODULUS_FLOOR": (
         {},
         {
             "ATensor": ("FLOAT32", [-7.0, 7.0, 3.0, -3.0]),
@@ -506,26 +593,26 @@ _WORKED: dict[
         ("FLOAT32", [2.0, -2.0, -0.0, 0.0]),
         "Python's %: the divisor's sign, a zero remainder's too.",
     ),
-    "ROUND": (
+    "ELEMENT_WISE_ROUND": (
         {"RoundingMode": "DML_ROUNDING_MODE_TOWARD_INFINITY"},
         {"InputTensor": ("FLOAT32", [2.5, -2.5, -0.4, 0.49999997])},
         ("FLOAT32", [3.0, -3.0, -0.0, 0.0]),
         "Halves away from zero; -0.4 rounds to -0.0; the float32 just below 0.5 rounds "
         "down (adding 0.5 in float32 would round it up first).",
     ),
-    "IS_INFINITY": (
+    "ELEMENT_WISE_IS_INFINITY": (
         {"InfinityMode": "DML_IS_INFINITY_MODE_NEGATIVE"},
         {"InputTensor": ("FLOAT16", [_INF, -_INF, _NAN, -65504.0])},
         ("UINT8", [0, 1, 0, 0]),
         "NEGATIVE finds -inf only: not inf, NaN or the most negative finite FLOAT16.",
     ),
-    "IS_NAN": (
+    "ELEMENT_WISE_IS_NAN": (
         {},
         {"InputTensor": ("FLOAT16", [_NAN, _INF, -0.0, -2.5])},
         ("UINT32", [1, 0, 0, 0]),
         "Only the NaN is a NaN; the output is UINT32.",
     ),
-    "LOGICAL_NOT": (
+    "ELEMENT_WISE_LOGICAL_NOT": (
         {},
         {"InputTensor": ("UINT8", [0, 1, 2, 255])},
         ("UINT8", [1, 0, 0, 0]),
@@ -543,13 +630,13 @@ def _page(row: ElementWise) -> str:
 
 
 def _example(row: ElementWise) -> dict[str, Any]:
-    attrs, inputs, (out_type, out_data), notes = _WORKED[row.name]
+    attrs, inputs, (out_type, out_data), notes = _WORKED[row.kind]
 
     def tensor(data_type: str, data: list[Any]) -> dict[str, Any]:
         return {"sizes": [1, 1, 1, len(data)], "dtype": data_type, "data": [[[data]]]}
 
     return {
-        "id": f"{row.name.lower().replace('_', '-')}-dmljax-1",
+        "id": f"{row.kind.lower().replace('_', '-')}-dmljax-1",
         "op": row.operator_name,
         "source": _page(row),
         "attrs": attrs,
@@ -561,17 +648,17 @@ def _example(row: ElementWise) -> dict[str, Any]:
 
 
 def _page_example(
-    name: str,
+    kind: str,
     number: int,
     commit: str,
     tensors: tuple[tuple[str, list[Any]], tuple[str, list[Any]]],
 ) -> dict[str, Any]:
     """A worked example as its page prints it: one 2x2 input, the output."""
     (in_type, x), (out_type, y) = tensors
-    stem = f"dml_element_wise_{name.lower()}_operator_desc"
+    stem = f"dml_{kind.lower()}_operator_desc"
     return {
-        "id": f"{name.lower().replace('_', '-')}-ex{number}",
-        "op": f"DML_OPERATOR_ELEMENT_WISE_{name}",
+        "id": f"{kind.lower().replace('_', '-')}-ex{number}",
+        "op": f"DML_OPERATOR_{kind}",
         "source": f"MicrosoftDocs/sdk-api@{commit}:sdk-api-src/content/directml/"
         f"ns-directml-{stem}.md (Example)",
         "attrs": {},
@@ -584,17 +671,17 @@ def _page_example(
 
 # The pages' own examples (BIT_NOT's and BIT_COUNT's), checked as the others are.
 _PAGE_EXAMPLES = {
-    "BIT_NOT": _page_example(
-        "BIT_NOT", 1, "f88051d5",
+    "ELEMENT_WISE_BIT_NOT": _page_example(
+        "ELEMENT_WISE_BIT_NOT", 1, "f88051d5",
         (("UINT8", [[0, 128], [42, 255]]), ("UINT8", [[255, 127], [213, 0]])),
     ),
-    "BIT_COUNT": _page_example(
-        "BIT_COUNT", 1, "9ade0e62",
+    "ELEMENT_WISE_BIT_COUNT": _page_example(
+        "ELEMENT_WISE_BIT_COUNT", 1, "9ade0e62",
         (("UINT32", [[0, 123], [456, 789]]), ("UINT32", [[0, 6], [4, 5]])),
     ),
 }  # fmt: skip
 EXAMPLES = {
-    row.name: (_PAGE_EXAMPLES[row.name],) if row.name in _PAGE_EXAMPLES else (_example(row),)
+    row.kind: (_PAGE_EXAMPLES[row.kind],) if row.kind in _PAGE_EXAMPLES else (_example(row),)
     for row in ROWS
 }
 """Each row's worked example, in the doc examples' form."""
@@ -618,7 +705,7 @@ def draw_attributes(
     between the sweep's small integers for floats, so that no value sits on a corner).
 
     >>> from dmljax._src.ops.element_wise import ROWS
-    >>> clip1 = next(row for row in ROWS if row.name == "CLIP1")
+    >>> clip1 = next(row for row in ROWS if row.kind == "ELEMENT_WISE_CLIP1")
     >>> low, high = draw_attributes(np.random.default_rng(0), np.dtype(np.uint8), clip1)
     >>> 0 <= low <= high
     True
@@ -667,7 +754,7 @@ def _sweep_of(row: ElementWise) -> Any:
 
 
 # The rows whose b divides a: their float divisors are kept from 0 (no NaN quotients).
-_DIVIDES = ("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
+_DIVIDES = _element_wise("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
 
 
 def _operand(
@@ -677,13 +764,13 @@ def _operand(
     for floats, and a function's operand within :data:`_DOMAIN` (the derivative checks need
     finite values; tests/test_element_wise.py draws the rest)."""
     values = sweeps.draw_values(rng, shape, dtype)
-    if row.name.startswith("BIT_SHIFT") and i == 1:  # amounts up to one past the width
+    if row.kind.startswith("ELEMENT_WISE_BIT_SHIFT") and i == 1:  # amounts up to one past the width
         return (values % (dtype.itemsize * 8 + 2)).astype(dtype)
-    divisor = (row.name in _DIVIDES and i == 1) or row.name == "RECIP"
+    divisor = (row.kind in _DIVIDES and i == 1) or row.kind == "ELEMENT_WISE_RECIP"
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
-    if row.name in _DOMAIN:
-        values = _DOMAIN[row.name](values.astype(np.float64)).astype(dtype)
+    if row.kind in _DOMAIN:
+        values = _DOMAIN[row.kind](values.astype(np.float64)).astype(dtype)
     return values
 
 
@@ -691,24 +778,27 @@ def _operand(
 # away from infinite derivatives and overflow, and exact in every float type (at most eight
 # significant bits).
 _DOMAIN: dict[str, Any] = {
-    "SQRT": lambda v: np.abs(v) + 1,
-    "ROUND": lambda v: v / 4,  # quarters: the halves are ties
-    "IS_INFINITY": lambda v: np.where(v % 3 == 0, np.copysign(np.inf, v), v),
-    "LOG": lambda v: (np.abs(v) + 1) / 32,
-    "ACOSH": lambda v: np.abs(v) / 32 + 1.5,
-    **{name: lambda v: v / 128 for name in ("TAN", "ASIN", "ACOS", "ATANH")},
-    **{name: lambda v: v / 32 for name in ("EXP", "SIN", "COS", "ATAN", "SINH", "COSH",
-                                           "TANH", "ASINH", "ERF")},
-}  # fmt: skip
+    "ELEMENT_WISE_SQRT": lambda v: np.abs(v) + 1,
+    "ELEMENT_WISE_ROUND": lambda v: v / 4,  # quarters: the halves are ties
+    "ELEMENT_WISE_IS_INFINITY": lambda v: np.where(v % 3 == 0, np.copysign(np.inf, v), v),
+    "ELEMENT_WISE_LOG": lambda v: (np.abs(v) + 1) / 32,
+    "ELEMENT_WISE_ACOSH": lambda v: np.abs(v) / 32 + 1.5,
+    **{name: lambda v: v / 128 for name in _element_wise("TAN", "ASIN", "ACOS", "ATANH")},
+    **{
+        name: lambda v: v / 32
+        for name in _element_wise("EXP", "SIN", "COS", "ATAN", "SINH", "COSH", "TANH", "ASINH")
+    },
+    "ELEMENT_WISE_ERF": lambda v: v / 32,
+}
 
 
 # Where each function with a smaller domain than the reals is smooth, for normal draws
 # (check_grads', the bench's; NumPy or JAX arrays): clear of the domain's edges, where
 # derivatives grow without bound.
 _SMOOTH_ON: dict[str, Any] = {
-    "LOG": lambda x: abs(x) + 0.5,
-    "ACOSH": lambda x: abs(x) + 1.5,
-    **{name: lambda x: x / (4 + abs(x)) for name in ("ASIN", "ACOS", "ATANH")},
+    "ELEMENT_WISE_LOG": lambda x: abs(x) + 0.5,
+    "ELEMENT_WISE_ACOSH": lambda x: abs(x) + 1.5,
+    **{name: lambda x: x / (4 + abs(x)) for name in _element_wise("ASIN", "ACOS", "ATANH")},
 }
 
 
@@ -728,10 +818,10 @@ def _bits_of(data: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
 # bits is the same count, a shift by 0 is its input (AND, OR and XOR of x with itself are
 # x, x and 0 already).
 _SUPPORT_INPUTS: dict[str, Any] = {
-    "BIT_NOT": lambda data, dtype: (_bits_of(np.full(data.shape, -1), dtype),),
-    "BIT_COUNT": lambda data, dtype: (_bits_of(data, dtype),),
-    "BIT_SHIFT_LEFT": lambda data, dtype: (data, np.zeros_like(data)),
-    "BIT_SHIFT_RIGHT": lambda data, dtype: (data, np.zeros_like(data)),
+    "ELEMENT_WISE_BIT_NOT": lambda data, dtype: (_bits_of(np.full(data.shape, -1), dtype),),
+    "ELEMENT_WISE_BIT_COUNT": lambda data, dtype: (_bits_of(data, dtype),),
+    "ELEMENT_WISE_BIT_SHIFT_LEFT": lambda data, dtype: (data, np.zeros_like(data)),
+    "ELEMENT_WISE_BIT_SHIFT_RIGHT": lambda data, dtype: (data, np.zeros_like(data)),
 }
 
 
@@ -746,7 +836,7 @@ def attributes_of(row: ElementWise, data_type: DataType, values: Sequence[Any]) 
 
 
 def _support_case_of(row: ElementWise) -> Any:
-    desc_type = element_wise.DESCS[row.name]
+    desc_type = element_wise.DESCS[row.kind]
 
     def support_case(
         rank: int, data_type: DataType, index_type: DataType
@@ -760,15 +850,21 @@ def _support_case_of(row: ElementWise) -> Any:
         attributes = attributes_of(row, data_type, values)
         desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
         data = data_of(sizes, data_type)
-        data = data + 1 if row.name in _DIVIDES else data * data if row.name == "SQRT" else data
-        if row.name in _EXACT_AT:  # a function that rounds: finite points where it is exact
-            data = np.resize([v for v in _EXACT_AT[row.name] if np.isfinite(v)], sizes)
+        data = (
+            data + 1
+            if row.kind in _DIVIDES
+            else data * data
+            if row.kind == "ELEMENT_WISE_SQRT"
+            else data
+        )
+        if row.kind in _EXACT_AT:  # a function that rounds: finite points where it is exact
+            data = np.resize([v for v in _EXACT_AT[row.kind] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
         if row.uint_output:  # a comparison of data with itself would be the same everywhere
             inputs = inputs[:1] + tuple(np.flip(data) for _ in inputs[1:])
-        if row.name in _SUPPORT_INPUTS:
+        if row.kind in _SUPPORT_INPUTS:
             data = np.asarray(data, data_type.dtype)
-            inputs = _SUPPORT_INPUTS[row.name](data, np.dtype(data_type.dtype))
+            inputs = _SUPPORT_INPUTS[row.kind](data, np.dtype(data_type.dtype))
         return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
 
     return support_case
@@ -854,7 +950,7 @@ def _bench_operands(row: ElementWise) -> Any:
     the face takes no float32 (LOGICAL_AND's), uint32 values of 0, 1 and 2."""
     if np.dtype(np.float32) not in element_wise.face_dtypes(row):
         return lambda key, shape: operands.randint(key, shape, 0, 3, np.uint32)
-    inside = _SMOOTH_ON.get(row.name, lambda x: x)
+    inside = _SMOOTH_ON.get(row.kind, lambda x: x)
     return lambda key, shape: inside(operands.normal(key, shape))
 
 
@@ -888,7 +984,7 @@ def _bench_of(row: ElementWise) -> Any:
         )
         fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
         attributes = attributes_of(row, tensor.data_type, values)
-        return element_wise.DESCS[row.name](
+        return element_wise.DESCS[row.kind](
             **dict.fromkeys(fields, tensor), output_tensor=out, **attributes
         )
 
@@ -932,15 +1028,15 @@ def _checks(row: ElementWise) -> OperatorChecks:
         doc_example_face=None if row.served_by else _face_example_of(row),
         sweep=None if row.served_by else _sweep_of(row),
         bench=None if row.served_by else _bench_of(row),
-        documented_support=DOCUMENTED_SUPPORT[row.name],
+        documented_support=DOCUMENTED_SUPPORT[row.kind],
         support_case=_support_case_of(row),
         computes=f"{row.page}, checked against its NumPy reference on NaN, infinities, "
         "-0.0, subnormals and integer extremes (tests/test_element_wise.py)",
         face_dtypes=element_wise.face_dtypes(row),
         not_smooth=row.not_smooth or None,
-        smooth_on=_SMOOTH_ON.get(row.name),
+        smooth_on=_SMOOTH_ON.get(row.kind),
         ulps=row.ulps,
-        examples=EXAMPLES[row.name],
+        examples=EXAMPLES[row.kind],
     )
 
 

@@ -1235,25 +1235,57 @@ def _transcendental(
     )
 
 
-ROWS: tuple[ElementWise, ...] = (
-    ElementWise(
-        "IDENTITY",
-        ElementWiseUnary,
-        lambda x: x,
-        (
-            fl.band(FL.FL_1_0, (4, 5), _FLOATS),
-            fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
-            fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
-            fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
-        ),
-        face="identity",
-        example=("float32", ([1.5, -2.0, 0.25],), "Array([ 1.5 , -2.  ,  0.25], dtype=float32)"),
-        differs="a copy (the desc face's ScaleBias scales it); `jnp.identity` is another function",
-        namesake=False,
-        page="f(x) = x",
-        reference=lambda x: x.copy(),
-        linear=True,
+_IDENTITY = ElementWise(
+    "IDENTITY",
+    ElementWiseUnary,
+    lambda x: x,
+    (
+        fl.band(FL.FL_1_0, (4, 5), _FLOATS),
+        fl.band(FL.FL_2_1, (4, 5), fl.TYPES_8_32),
+        fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32),
+        fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64),
     ),
+    face="identity",
+    example=("float32", ([1.5, -2.0, 0.25],), "Array([ 1.5 , -2.  ,  0.25], dtype=float32)"),
+    differs="a copy (the desc face's ScaleBias scales it); `jnp.identity` is another function",
+    namesake=False,
+    page="f(x) = x",
+    reference=lambda x: x.copy(),
+    linear=True,
+)
+
+
+_TANH = _transcendental(
+    "TANH",
+    lax.tanh,
+    np.tanh,
+    since=FL.FL_2_0,
+    face="tanh",
+    ulps=6,
+    example=([0.0, 1.0, -2.5], "Array([ 0.        ,  0.7615942 , -0.98661435], dtype=float32)"),
+    cpu=(4, 0, 0),
+    h100=(5, 0, 0),
+)
+
+
+def _as_activation(row: ElementWise, page: str) -> ElementWise:
+    """The activation that is an element-wise ``row`` without ScaleBias (ACTIVATION_TANH is
+    ELEMENT_WISE_TANH): the row's formula, reference and bounds, the activation pages'
+    table, served by the row's face."""
+    return dataclasses.replace(
+        row,
+        shape=Activation,
+        support=_ACTIVATION_BANDS,
+        page=page,
+        family="ACTIVATION",
+        served_by=row.kind,
+        notes=f"{row.kind} without ScaleBias, for FLOAT32 and FLOAT16: its functional face "
+        f"is that row's, dml.{row.face}. {row.notes}".rstrip(),
+    )
+
+
+ROWS: tuple[ElementWise, ...] = (
+    _IDENTITY,
     ElementWise(
         "ABS",
         ElementWiseUnary,
@@ -1875,17 +1907,7 @@ ROWS: tuple[ElementWise, ...] = (
         cpu=(24, 1, 0),
         h100=(2, 1, 0),
     ),
-    _transcendental(
-        "TANH",
-        lax.tanh,
-        np.tanh,
-        since=FL.FL_2_0,
-        face="tanh",
-        ulps=6,
-        example=([0.0, 1.0, -2.5], "Array([ 0.        ,  0.7615942 , -0.98661435], dtype=float32)"),
-        cpu=(4, 0, 0),
-        h100=(5, 0, 0),
-    ),
+    _TANH,
     _transcendental(
         "ASINH",
         lax.asinh,
@@ -2145,6 +2167,8 @@ ROWS: tuple[ElementWise, ...] = (
         "f(x) = !x",
         ([0, 1, 255], "Array([1, 0, 0], dtype=uint8)"),
     ),
+    _as_activation(_IDENTITY, "f(x) = x"),
+    _as_activation(_TANH, "f(x) = (1 - exp(-2 * x)) / (1 + exp(-2 * x))"),
 )
 """Every element-wise operator dmljax implements, one row each."""
 

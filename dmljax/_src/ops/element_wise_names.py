@@ -29,10 +29,12 @@ from dmljax._src.ops.element_wise import (
 __all__ = [
     "ActivationCeluOperatorDesc",
     "ActivationEluOperatorDesc",
+    "ActivationIdentityOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftsignOperatorDesc",
+    "ActivationTanhOperatorDesc",
     "ActivationThresholdedReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
     "ElementWiseAcosOperatorDesc",
@@ -160,10 +162,12 @@ Parameterized = Callable[..., jax.Array]  # an array, then attributes with defau
 
 ActivationCeluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_CELU"]
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_ELU"]
+ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
+ActivationTanhOperatorDesc: type[Activation] = DESCS["ACTIVATION_TANH"]
 ActivationThresholdedReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_THRESHOLDED_RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ABS"]
 ElementWiseAcosOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ACOS"]

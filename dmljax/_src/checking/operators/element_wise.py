@@ -138,13 +138,15 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "ACTIVATION_RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
     **{
-        name: _table(*_ACTIVATION_TABLE)
+        f"ACTIVATION_{name}": _table(*_ACTIVATION_TABLE)
         for name in (
-            "ACTIVATION_LEAKY_RELU",
-            "ACTIVATION_ELU",
-            "ACTIVATION_SIGMOID",
-            "ACTIVATION_SOFTSIGN",
-            "ACTIVATION_THRESHOLDED_RELU",
+            "LEAKY_RELU",
+            "ELU",
+            "SIGMOID",
+            "SOFTSIGN",
+            "THRESHOLDED_RELU",
+            "IDENTITY",
+            "TANH",
         )
     },
     "ELEMENT_WISE_DIVIDE": _table(
@@ -304,6 +306,12 @@ _EXACT_POINTS = (
         "tanh(inf) is 1, tanh(-inf) -1.",
     ),
     (
+        "ACTIVATION_TANH",
+        [-0.0, _INF, -_INF, _NAN],
+        [-0.0, 1.0, -1.0, _NAN],
+        "(1 - exp(-2x)) / (1 + exp(-2x)) tends to 1 as x grows; tanh(-0.0) is -0.0.",
+    ),
+    (
         "ELEMENT_WISE_ASINH",
         [0.0, -0.0, _INF, -_INF],
         [0.0, -0.0, _INF, -_INF],
@@ -347,6 +355,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [1.5, -2.0, 0.0, 3.25])},
         ("FLOAT32", [4.0, -3.0, 1.0, 7.5]),
         "A copy through g(x) = 2x + 1.",
+    ),
+    "ACTIVATION_IDENTITY": (
+        {},
+        {"InputTensor": ("FLOAT32", [-0.0, 1.5, -2.0, 3.0e38])},
+        ("FLOAT32", [-0.0, 1.5, -2.0, 3.0e38]),
+        "A copy: -0.0 keeps its sign.",
     ),
     "ELEMENT_WISE_ABS": (
         {},
@@ -636,7 +650,7 @@ def _example(row: ElementWise) -> dict[str, Any]:
         return {"sizes": [1, 1, 1, len(data)], "dtype": data_type, "data": [[[data]]]}
 
     return {
-        "id": f"{row.kind.lower().replace('_', '-')}-dmljax-1",
+        "id": f"{_id_stem(row.kind)}-dmljax-1",
         "op": row.operator_name,
         "source": _page(row),
         "attrs": attrs,
@@ -645,6 +659,13 @@ def _example(row: ElementWise) -> dict[str, Any]:
         "notes": notes,
         "status": "dmljax",
     }
+
+
+def _id_stem(kind: str) -> str:
+    """An example id's stem: ``ELEMENT_WISE_BIT_NOT`` is ``bit-not`` (short enough for the
+    selftest's table), ``ACTIVATION_IDENTITY`` ``activation-identity`` (ELEMENT_WISE_IDENTITY's
+    is ``identity``)."""
+    return kind.removeprefix("ELEMENT_WISE_").lower().replace("_", "-")
 
 
 def _page_example(
@@ -657,7 +678,7 @@ def _page_example(
     (in_type, x), (out_type, y) = tensors
     stem = f"dml_{kind.lower()}_operator_desc"
     return {
-        "id": f"{kind.lower().replace('_', '-')}-ex{number}",
+        "id": f"{_id_stem(kind)}-ex{number}",
         "op": f"DML_OPERATOR_{kind}",
         "source": f"MicrosoftDocs/sdk-api@{commit}:sdk-api-src/content/directml/"
         f"ns-directml-{stem}.md (Example)",

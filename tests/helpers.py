@@ -65,7 +65,7 @@ DML_INDEX_TYPES = (
 FLUSHED = frozenset({np.dtype(np.float32), np.dtype(jnp.bfloat16)})
 
 
-def flushed(x: np.ndarray, bound: int = 1) -> np.ndarray:
+def flushed(x: np.ndarray, bound: float = 1) -> np.ndarray:
     """``x`` with its subnormals made zeros of the same sign, where its type may flush
     (values below ``bound`` smallest normals: a row's ``flush_bound``)."""
     if np.dtype(x.dtype) not in FLUSHED:

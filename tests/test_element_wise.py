@@ -88,7 +88,8 @@ def _assert_matches(
         if xs:
             flushed_xs = [helpers.flushed(x) for x in xs]
             flushed_values = _flushed_values(values, np.dtype(xs[0].dtype))
-            flushed = helpers.flushed(_expected(row, flushed_xs, flushed_values), row.flush_bound)
+            bound = row.flush_bound_at(values)
+            flushed = helpers.flushed(_expected(row, flushed_xs, flushed_values), bound)
             within |= selftest.within_ulps(got, flushed, row.ulps)
             # A subnormal result may be written as a zero too (ELU's select passes a
             # subnormal x that a flushed x >= 0 let through).
@@ -360,14 +361,22 @@ def test_the_names_module_is_written_from_the_rows():
         assert getattr(dml, row.desc_name) is element_wise.DESCS[row.kind]
 
 
+# Each exponential activation's attributes in the bound test: the typical ones and others.
+_EXPONENTIAL = {
+    "ACTIVATION_ELU": [(1.0,), (0.01,), (2.5,)],
+    "ACTIVATION_CELU": [(1.0,), (0.01,), (2.5,)],
+    "ACTIVATION_SCALED_ELU": [(1.6732632, 1.050701), (0.01, 2.5), (2.5, 0.3)],
+}
+
+
 @pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16, np.float32], ids=str)
-@pytest.mark.parametrize("name", ["ACTIVATION_ELU", "ACTIVATION_CELU"])
-def test_elu_and_celu_meet_their_stated_bound_against_float64(name, dtype):
+@pytest.mark.parametrize("name", sorted(_EXPONENTIAL))
+def test_the_exponential_activations_meet_their_stated_bound_against_float64(name, dtype):
     # Every finite 16-bit value, and 2**20 float32 ones over [-90, 0] (the exponential's
-    # range; x >= 0 is x itself) with every power of two down to the subnormals: 1 ulp
-    # for the 16-bit types, which compute in float32 and round once, and the row's 6 for
-    # float32 (expm1's 5 and alpha's product).
-    row, elu = BY_NAME[name], element_wise.FUNCTIONS[BY_NAME[name].face]
+    # range; x >= 0 is x itself, or one product) with every power of two down to the
+    # subnormals: 1 ulp for the 16-bit types, which compute in float32 and round once,
+    # and the row's ulps for float32 (expm1's 5 and the attributes' products).
+    row, function = BY_NAME[name], element_wise.FUNCTIONS[BY_NAME[name].face]
     if np.dtype(dtype).itemsize == 2:
         x = np.arange(2**16, dtype=np.uint16).view(dtype)
         with np.errstate(invalid="ignore"):  # bfloat16's NaNs, left out
@@ -375,17 +384,25 @@ def test_elu_and_celu_meet_their_stated_bound_against_float64(name, dtype):
         bound = 1
     else:
         x = -np.linspace(0, 90, 2**20, dtype=np.float32)
-        x = np.concatenate([x, np.ldexp(-1.0, -np.arange(150)).astype(np.float32)])  # tiny
+        x = np.concatenate([x, np.ldexp(-1.0, -np.arange(150)).astype(np.float32), -x[::7]])
         bound = row.ulps
-    for alpha in (1.0, 0.01, 2.5):
-        got, want = np.asarray(elu(x, alpha)), row.reference(x, alpha)
+    for values in _EXPONENTIAL[name]:
+        got, want = np.asarray(function(x, *values)), row.reference(x, *values)
         within = selftest.within_ulps(got, want, bound)
-        within |= selftest.within_ulps(got, helpers.flushed(want), bound)  # subnormal results
+        flush = row.flush_bound_at(values)  # subnormal results (SCALED_ELU's intermediate)
+        within |= selftest.within_ulps(got, helpers.flushed(want, flush), bound)
         # Subnormal inputs read as zeros, subnormal results written as zeros (XLA:CPU
         # compares a flushed x >= 0 and then selects x's own bits).
-        flushed_want = helpers.flushed(row.reference(helpers.flushed(x), alpha))
+        flushed_want = helpers.flushed(row.reference(helpers.flushed(x), *values), flush)
         within |= selftest.within_ulps(helpers.flushed(got), flushed_want, bound)
-        assert within.all(), (alpha, x[~within][:5], got[~within][:5], want[~within][:5])
+        assert within.all(), (values, x[~within][:5], got[~within][:5], want[~within][:5])
+
+
+def test_selu_is_jax_nn_selu_at_its_defaults():
+    x = np.concatenate([np.linspace(-90, 90, 2**16, dtype=np.float32), [-0.0, np.nan, np.inf]])
+    x = x.astype(np.float32)
+    got, want = np.asarray(dml.selu(x)), np.asarray(jax.nn.selu(x))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))  # -0.0's sign
 
 
 @pytest.mark.parametrize("alpha", [0.0, -0.0, float("nan"), 1e-45, -1e-40])
@@ -422,9 +439,9 @@ def test_each_function_that_rounds_meets_its_stated_bound_against_float64(name, 
         x = x[np.isfinite(x.astype(np.float64))]
     got, want = np.asarray(function(x)), row.reference(x)
     within = selftest.within_ulps(got, want, row.ulps)
-    flushed_want = helpers.flushed(row.reference(helpers.flushed(x)), row.flush_bound)
+    flushed_want = helpers.flushed(row.reference(helpers.flushed(x)), row.flush_bound_at(()))
     within |= selftest.within_ulps(got, flushed_want, row.ulps)
-    within |= selftest.within_ulps(got, helpers.flushed(want, row.flush_bound), row.ulps)
+    within |= selftest.within_ulps(got, helpers.flushed(want, row.flush_bound_at(())), row.ulps)
     assert within.all(), (x[~within][:5], got[~within][:5], want[~within][:5])
     # jax's own function, value for value (widened: NumPy's NaN test lacks bfloat16), in
     # float32 where the row computes 16-bit floats so.

@@ -461,6 +461,14 @@ def _argument_code(value: Any) -> str:
     return repr(value.function_name if isinstance(value, DmlEnum) else value)
 
 
+def _takes_arrays_only(row: element_wise.ElementWise) -> bool:
+    """Whether the row's namesake takes its arrays alone, the face's attributes being its
+    constants (jax.nn.selu's alpha and scale are dml.selu's defaults)."""
+    if not row.attributes or row.namesake_module != "jax.nn":
+        return False
+    return len(inspect.signature(getattr(jax.nn, row.face)).parameters) == row.arity
+
+
 def _element_wise_porting() -> str:
     """A table row per element-wise face against its jax.numpy namesake, and the calls
     side by side on each row's worked example (outputs computed as the page is written)."""
@@ -483,6 +491,8 @@ def _element_wise_porting() -> str:
         # and its bit functions no floats.
         modes = any(name in element_wise.ENUM_ATTRIBUTES for name in row.attributes)
         modes |= row.bitwise and any(jnp.issubdtype(x.dtype, jnp.floating) for x in example.inputs)
+        if namesake and _takes_arrays_only(row):  # jax.nn.selu: the face's defaults are its
+            arguments = ", ".join(_jnp_array_code(x) for x in example.inputs)
         for caller in (f"dml.{row.face}", namesake_name if namesake and not modes else None):
             if caller is None:
                 continue

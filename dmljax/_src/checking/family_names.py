@@ -13,19 +13,22 @@ True
 
 from __future__ import annotations
 
-from dmljax._src.ops.element_wise import ROWS
+from dmljax._src.ops.element_wise import ROWS, ElementWise
 
 __all__ = ["MODULE", "render"]
 
 MODULE = "dmljax/_src/ops/element_wise_names.py"
 """Where the module lives, from the repository's root."""
 
-_FACE_TYPES = {
-    "ElementWiseBinary": "Binary",
-    "ElementWiseClip": "Bounded",
-    "ElementWiseClip1": "Bounded",
-    "ActivationAlpha": "Parameterized",
-}
+
+def _face_type(row: ElementWise) -> str:
+    """The face's type: by its arrays, and ``Parameterized`` for one with attributes
+    (``dml.round(x, rounding_mode)``), CLIP's ``Bounded`` where both bounds are numbers."""
+    if row.shape.__name__ in ("ElementWiseClip", "ElementWiseClip1"):
+        return "Bounded"
+    if row.attributes:
+        return "Parameterized"
+    return {1: "Unary", 2: "Binary"}[row.arity]
 
 
 def _binding(desc: str, row: str, shape: str) -> str:
@@ -38,7 +41,7 @@ def render() -> str:
     """The source of the names module for the rows of ``element_wise.ROWS``."""
     descs = sorted((row.desc_name, row.kind, row.shape.__name__) for row in ROWS)
     functions = sorted(
-        (row.face, _FACE_TYPES.get(row.shape.__name__, "Unary"))
+        (row.face, _face_type(row))
         for row in ROWS
         if not row.served_by  # the face is its server's
     )

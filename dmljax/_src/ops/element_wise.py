@@ -320,6 +320,13 @@ class ActivationAlpha(Activation):
     alpha: float = contract.attribute(scalars.float32_attribute)
 
 
+class ActivationAlphaGamma(ActivationAlpha):
+    """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
+    (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
+
+    gamma: float = contract.attribute(scalars.float32_attribute)
+
+
 def fused_activation_attribute(value: Any, *, op: str, field: str) -> Activation | None:
     """A ``FusedActivation`` field: None, or an activation desc without tensors."""
     if value is None:
@@ -442,8 +449,11 @@ class ElementWise:
             value the page calls typical).
         namesake_module: where the namesake lives, ``"jnp"`` or ``"jax.nn"``.
         flush_bound: where float32 and bfloat16 results may be flushed to zero, in units
-            of the type's smallest normal: 1 (subnormal results, the family's rule), or
-            2 where a subnormal intermediate flushes (XLA's ASIN of ``x`` near 2**-125).
+            of the type's smallest normal: 1 (subnormal results, the family's rule), 2
+            where a subnormal intermediate flushes (XLA's ASIN of ``x`` near 2**-125), or
+            a function of the attribute values where an attribute scales a flushed
+            intermediate (SCALED_ELU's ``gamma * (alpha * expm1(x))``: twice
+            ``max(1, |gamma|)``).
         uint_output: whether the output has a type of its own, UINT32 or UINT8 (its
             band's ``output_tensor`` types), which the inputs need not share: a test's 1
             or 0 (EQUALS, IS_NAN), BIT_COUNT's count. The formula's result is converted
@@ -475,7 +485,7 @@ class ElementWise:
     family: str = "ELEMENT_WISE"
     defaults: tuple[Any, ...] = ()
     namesake_module: str = "jnp"
-    flush_bound: int = 1
+    flush_bound: float | Callable[..., float] = 1
     uint_output: bool = False
     bitwise: bool = False
 
@@ -503,6 +513,11 @@ class ElementWise:
     def arity(self) -> int:
         """How many input tensors ``f`` takes."""
         return _arity(self.shape)
+
+    def flush_bound_at(self, values: Sequence[Any]) -> float:
+        """:attr:`flush_bound` for the attribute ``values``."""
+        bound = self.flush_bound
+        return bound(*values) if callable(bound) else bound
 
     def output_dtype(self, dtype: Any) -> np.dtype[Any]:
         """The face's output dtype for inputs of ``dtype``: uint8 for a ``uint_output``."""
@@ -900,6 +915,14 @@ def _celu(x: jax.Array, alpha: Any) -> jax.Array:
     tiny = np.asarray(jnp.finfo(x.dtype).tiny, x.dtype)
     tail = jnp.where(jnp.abs(quotient) < tiny, negative, alpha * jnp.expm1(quotient))
     return jnp.maximum(x, jnp.zeros((), x.dtype)) + tail
+
+
+def _scaled_elu(x: jax.Array, alpha: Any, gamma: Any) -> jax.Array:
+    """``gamma * (x if x > 0 else alpha * (exp(x) - 1))`` as jax.nn.selu arranges it: the
+    same operations in the same order, so that the face with jax.nn.selu's constants gives
+    its bits."""
+    negative = jnp.where(x > 0, jnp.zeros((), x.dtype), x)  # finite derivatives
+    return gamma * jnp.where(x > 0, x, alpha * jnp.expm1(negative))
 
 
 def _reference_in_float64(f: Callable[..., Any]) -> Callable[..., np.ndarray]:
@@ -1586,6 +1609,44 @@ ROWS: tuple[ElementWise, ...] = (
         "divides by it); float16 computes in float32 and rounds once. exp(x / alpha) - 1 is "
         "computed as expm1, and -0.0 gives 0.0, as the page's sum does. Within 6 ulps of "
         "the float64 result for float32 (expm1's, as ELU's) and 1 for 16-bit floats.",
+    ),
+    ElementWise(
+        "SCALED_ELU",
+        ActivationAlphaGamma,
+        _in_float32(_scaled_elu),
+        _ACTIVATION_BANDS,
+        face="selu",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        # jax.nn.selu's constants (the SELU paper's), which the page rounds to 1.6732 and
+        # 1.0507 as "typical": dml.selu(x) is jax.nn.selu(x) for float32.
+        defaults=(1.6732632423543772, 1.0507009873554805),
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([-1.9026829,  0.       ,  3.01     ], dtype=float32)",
+        ),
+        example_statics=(2.0, 1.505),
+        example_attributes="alpha=2.0, gamma=1.505",
+        page="f(x) = gamma * x if x > 0 else gamma * (alpha * exp(x) - alpha)",
+        reference=_reference_in_float64(
+            lambda x, alpha, gamma: gamma * np.where(x > 0, x, alpha * np.expm1(x))
+        ),
+        read=_read_float32,
+        exact=False,
+        ulps=7,
+        # gamma scales alpha * expm1(x), which a backend may flush where it is subnormal.
+        # (2: a product just below the smallest normal, which the type rounds up to it).
+        flush_bound=lambda alpha, gamma: 2 * max(1.0, abs(float(np.float32(gamma)))),
+        differs="takes alpha and gamma (jax.nn.selu's are fixed; the face's defaults are "
+        "theirs); FLOAT16 computes in float32 and rounds once",
+        notes="alpha and gamma are C FLOATs (float32); float16 computes in float32 and "
+        "rounds once. alpha * exp(x) - alpha is computed as alpha * expm1(x), as ELU's; "
+        "x = 0 and -0.0 take the second branch and give 0.0 and -0.0 (for positive alpha "
+        "and gamma). Within 7 ulps of the float64 result for float32 (expm1's 5 and two "
+        "products) and 1 for 16-bit floats; where alpha * expm1(x) is subnormal a backend "
+        "may flush it, and gamma * x where it is subnormal, and the result is then a zero "
+        "(below 2 * max(1, |gamma|) smallest normals).",
     ),
     ElementWise(
         "THRESHOLDED_RELU",

@@ -15,6 +15,7 @@ from dmljax._src.ops.element_wise import (
     FUNCTIONS,
     Activation,
     ActivationAlpha,
+    ActivationAlphaGamma,
     ElementWiseAdd1,
     ElementWiseBinary,
     ElementWiseClip,
@@ -32,6 +33,7 @@ __all__ = [
     "ActivationIdentityOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
+    "ActivationScaledEluOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftsignOperatorDesc",
     "ActivationTanhOperatorDesc",
@@ -142,6 +144,7 @@ __all__ = [
     "remainder",
     "right_shift",
     "round",
+    "selu",
     "sigmoid",
     "sign",
     "sin",
@@ -165,6 +168,7 @@ ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_ELU"]
 ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
+ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
 ActivationTanhOperatorDesc: type[Activation] = DESCS["ACTIVATION_TANH"]
@@ -271,7 +275,7 @@ fmod: Binary = FUNCTIONS["fmod"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
 identity: Unary = FUNCTIONS["identity"]
-isinf: Unary = FUNCTIONS["isinf"]
+isinf: Parameterized = FUNCTIONS["isinf"]
 isnan: Unary = FUNCTIONS["isnan"]
 leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 left_shift: Binary = FUNCTIONS["left_shift"]
@@ -291,7 +295,8 @@ reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
 remainder: Binary = FUNCTIONS["remainder"]
 right_shift: Binary = FUNCTIONS["right_shift"]
-round: Unary = FUNCTIONS["round"]
+round: Parameterized = FUNCTIONS["round"]
+selu: Parameterized = FUNCTIONS["selu"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
 sign: Unary = FUNCTIONS["sign"]
 sin: Unary = FUNCTIONS["sin"]
@@ -301,5 +306,5 @@ sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
 tan: Unary = FUNCTIONS["tan"]
 tanh: Unary = FUNCTIONS["tanh"]
-threshold: Unary = FUNCTIONS["threshold"]
+threshold: Parameterized = FUNCTIONS["threshold"]
 thresholded_relu: Parameterized = FUNCTIONS["thresholded_relu"]

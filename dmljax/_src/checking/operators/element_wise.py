@@ -142,6 +142,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         for name in (
             "LEAKY_RELU",
             "ELU",
+            "SCALED_ELU",
             "SIGMOID",
             "SOFTSIGN",
             "THRESHOLDED_RELU",
@@ -427,6 +428,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-_INF, 0.0, 1.5, -0.0])},
         ("FLOAT32", [-2.0, 0.0, 1.5, -0.0]),
         "2 * (exp(-inf) - 1) is -2; x >= 0 is x itself, -0.0 included.",
+    ),
+    "ACTIVATION_SCALED_ELU": (
+        {"Alpha": 2.0, "Gamma": 0.5},
+        {"InputTensor": ("FLOAT32", [-_INF, -0.0, 3.0, _NAN])},
+        ("FLOAT32", [-1.0, -0.0, 1.5, _NAN]),
+        "0.5 * (2 * exp(-inf) - 2) is -1; -0.0 is not above 0: 0.5 * 2 * expm1(-0.0) is -0.0.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -719,6 +726,10 @@ def _other_shape(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[int,
     return tuple(1 if rng.random() < 0.3 else size for size in kept)
 
 
+# The sweep's values of each C FLOAT attribute of an activation.
+_FLOAT_ATTRIBUTES = {"alpha": [0.01, 0.5, 1.0, 2.0], "gamma": [0.5, 1.0507, 2.0]}
+
+
 def draw_attributes(
     rng: np.random.Generator, dtype: np.dtype[Any], row: ElementWise
 ) -> tuple[Any, ...]:
@@ -733,8 +744,8 @@ def draw_attributes(
     """
     if not row.attributes:
         return ()
-    if row.attributes == ("alpha",):
-        return (float(rng.choice([0.01, 0.5, 1.0, 2.0])),)
+    if set(row.attributes) <= _FLOAT_ATTRIBUTES.keys():
+        return tuple(float(rng.choice(_FLOAT_ATTRIBUTES[name])) for name in row.attributes)
     enums = element_wise.ENUM_ATTRIBUTES
     if row.attributes[0] in enums:  # ROUND's mode, IS_INFINITY's: one of its names
         return (str(rng.choice([m.function_name for m in enums[row.attributes[0]]])),)
@@ -942,6 +953,7 @@ _JNP = {
     "sigmoid": jax.nn.sigmoid,
     "soft_sign": jax.nn.soft_sign,
     "celu": jax.nn.celu,
+    "selu": lambda x, alpha, gamma: gamma * jax.nn.elu(x, alpha),  # jax.nn.selu's formula
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,
@@ -961,6 +973,7 @@ _BENCH_VALUES = {
     "min": -0.5,
     "max": 0.5,
     "alpha": 0.5,
+    "gamma": 1.5,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

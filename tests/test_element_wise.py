@@ -361,21 +361,23 @@ def test_the_names_module_is_written_from_the_rows():
         assert getattr(dml, row.desc_name) is element_wise.DESCS[row.kind]
 
 
-# Each exponential activation's attributes in the bound test: the typical ones and others.
-_EXPONENTIAL = {
+# Each activation's attributes in the bound test: the typical ones and others.
+_PARAMETERIZED = {
     "ACTIVATION_ELU": [(1.0,), (0.01,), (2.5,)],
     "ACTIVATION_CELU": [(1.0,), (0.01,), (2.5,)],
     "ACTIVATION_SCALED_ELU": [(1.6732632, 1.050701), (0.01, 2.5), (2.5, 0.3)],
+    "ACTIVATION_SCALED_TANH": [(1.0, 0.5), (2.5, -2.0), (0.3, 0.01)],
 }
 
 
 @pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16, np.float32], ids=str)
-@pytest.mark.parametrize("name", sorted(_EXPONENTIAL))
-def test_the_exponential_activations_meet_their_stated_bound_against_float64(name, dtype):
+@pytest.mark.parametrize("name", sorted(_PARAMETERIZED))
+def test_the_parameterized_activations_meet_their_stated_bound_against_float64(name, dtype):
     # Every finite 16-bit value, and 2**20 float32 ones over [-90, 0] (the exponential's
-    # range; x >= 0 is x itself, or one product) with every power of two down to the
-    # subnormals: 1 ulp for the 16-bit types, which compute in float32 and round once,
-    # and the row's ulps for float32 (expm1's 5 and the attributes' products).
+    # range; x >= 0 is x itself, or one product), fewer over [0, 90], 2**18 over [-4, 4]
+    # (where tanh is not yet 1), and every power of two down to the subnormals: 1 ulp for
+    # the 16-bit types, which compute in float32 and round once, and the row's ulps for
+    # float32 (expm1's 5 or tanh's 6, and the attributes' products).
     row, function = BY_NAME[name], element_wise.FUNCTIONS[BY_NAME[name].face]
     if np.dtype(dtype).itemsize == 2:
         x = np.arange(2**16, dtype=np.uint16).view(dtype)
@@ -384,9 +386,10 @@ def test_the_exponential_activations_meet_their_stated_bound_against_float64(nam
         bound = 1
     else:
         x = -np.linspace(0, 90, 2**20, dtype=np.float32)
-        x = np.concatenate([x, np.ldexp(-1.0, -np.arange(150)).astype(np.float32), -x[::7]])
+        tiny = np.ldexp(-1.0, -np.arange(150)).astype(np.float32)
+        x = np.concatenate([x, tiny, -x[::7], np.linspace(-4, 4, 2**18, dtype=np.float32)])
         bound = row.ulps
-    for values in _EXPONENTIAL[name]:
+    for values in _PARAMETERIZED[name]:
         got, want = np.asarray(function(x, *values)), row.reference(x, *values)
         within = selftest.within_ulps(got, want, bound)
         flush = row.flush_bound_at(values)  # subnormal results (SCALED_ELU's intermediate)

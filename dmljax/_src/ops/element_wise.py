@@ -320,6 +320,13 @@ class ActivationAlpha(Activation):
     alpha: float = contract.attribute(scalars.float32_attribute)
 
 
+class ActivationAlphaBeta(ActivationAlpha):
+    """:class:`ActivationAlpha` with a C ``FLOAT`` ``beta`` too
+    (``DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC`` and its kin)."""
+
+    beta: float = contract.attribute(scalars.float32_attribute)
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -1647,6 +1654,37 @@ ROWS: tuple[ElementWise, ...] = (
         "products) and 1 for 16-bit floats; where alpha * expm1(x) is subnormal a backend "
         "may flush it, and gamma * x where it is subnormal, and the result is then a zero "
         "(below 2 * max(1, |gamma|) smallest normals).",
+    ),
+    ElementWise(
+        "SCALED_TANH",
+        ActivationAlphaBeta,
+        _in_float32(lambda x, alpha, beta: alpha * lax.tanh(beta * x)),
+        _ACTIVATION_BANDS,
+        face="scaled_tanh",
+        family="ACTIVATION",
+        namesake=False,
+        defaults=(1.0, 0.5),  # the page's typical values
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([-0.9640276,  0.       ,  0.9993292], dtype=float32)",
+        ),
+        example_statics=(1.0, 2.0),
+        example_attributes="alpha=1.0, beta=2.0",
+        page="f(x) = alpha * tanh(beta * x)",
+        reference=_reference_in_float64(lambda x, alpha, beta: alpha * np.tanh(beta * x)),
+        read=_read_float32,
+        exact=False,
+        ulps=8,
+        # alpha scales tanh(beta * x), which a backend flushes where beta * x is subnormal.
+        flush_bound=lambda alpha, beta: 2 * max(1.0, abs(float(np.float32(alpha)))),
+        differs="no jax function; jnp's expression is alpha * jnp.tanh(beta * x)",
+        notes="alpha and beta are C FLOATs (float32); float16 computes in float32 and "
+        "rounds once. XLA's tanh, as ELEMENT_WISE_TANH's (within 6 ulps), of beta * x "
+        "(one rounding, which tanh does not amplify) times alpha: within 8 ulps of the "
+        "float64 result for float32, 1 for 16-bit floats; where beta * x is subnormal a "
+        "backend may flush it, and the result is then a zero (below 2 * max(1, |alpha|) "
+        "smallest normals).",
     ),
     ElementWise(
         "THRESHOLDED_RELU",

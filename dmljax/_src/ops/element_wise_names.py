@@ -15,6 +15,7 @@ from dmljax._src.ops.element_wise import (
     FUNCTIONS,
     Activation,
     ActivationAlpha,
+    ActivationAlphaBeta,
     ActivationAlphaGamma,
     ElementWiseAdd1,
     ElementWiseBinary,
@@ -34,6 +35,7 @@ __all__ = [
     "ActivationLeakyReluOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
+    "ActivationScaledTanhOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftsignOperatorDesc",
     "ActivationTanhOperatorDesc",
@@ -144,6 +146,7 @@ __all__ = [
     "remainder",
     "right_shift",
     "round",
+    "scaled_tanh",
     "selu",
     "sigmoid",
     "sign",
@@ -169,6 +172,7 @@ ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
+ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
 ActivationTanhOperatorDesc: type[Activation] = DESCS["ACTIVATION_TANH"]
@@ -296,6 +300,7 @@ relu: Unary = FUNCTIONS["relu"]
 remainder: Binary = FUNCTIONS["remainder"]
 right_shift: Binary = FUNCTIONS["right_shift"]
 round: Parameterized = FUNCTIONS["round"]
+scaled_tanh: Parameterized = FUNCTIONS["scaled_tanh"]
 selu: Parameterized = FUNCTIONS["selu"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
 sign: Unary = FUNCTIONS["sign"]

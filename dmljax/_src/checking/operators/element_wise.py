@@ -143,6 +143,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
             "LEAKY_RELU",
             "ELU",
             "SCALED_ELU",
+            "SCALED_TANH",
             "SIGMOID",
             "SOFTSIGN",
             "THRESHOLDED_RELU",
@@ -344,7 +345,12 @@ _EXACT_POINTS = (
     ),
     ("ACTIVATION_SOFTSIGN", [0.0, -0.0, _INF, -3.0], [0.0, -0.0, _NAN, -0.75], "inf / inf is NaN."),
 )
-_EXACT_AT = {name: x for name, x, _, _ in _EXACT_POINTS}
+_EXACT_AT = {
+    **{name: x for name, x, _, _ in _EXACT_POINTS},
+    # With the support checks' alpha 1 and beta 5: tanh(0) and tanh(+-20) or beyond,
+    # which are 1 in every float type.
+    "ACTIVATION_SCALED_TANH": [0.0, -0.0, 4.0, -6.0],
+}
 # One example of each operator, worked by hand from its page's formula and the rules
 # dmljax states (the row's notes): (attributes, inputs by field, expected), each tensor a
 # data type and one row of values.
@@ -434,6 +440,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-_INF, -0.0, 3.0, _NAN])},
         ("FLOAT32", [-1.0, -0.0, 1.5, _NAN]),
         "0.5 * (2 * exp(-inf) - 2) is -1; -0.0 is not above 0: 0.5 * 2 * expm1(-0.0) is -0.0.",
+    ),
+    "ACTIVATION_SCALED_TANH": (
+        {"Alpha": 2.0, "Beta": -0.5},
+        {"InputTensor": ("FLOAT32", [_INF, -0.0, 0.0, _NAN])},
+        ("FLOAT32", [-2.0, 0.0, -0.0, _NAN]),
+        "2 * tanh(-0.5 * inf) is -2; -0.5 * -0.0 is 0.0, -0.5 * 0.0 is -0.0.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -727,7 +739,11 @@ def _other_shape(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[int,
 
 
 # The sweep's values of each C FLOAT attribute of an activation.
-_FLOAT_ATTRIBUTES = {"alpha": [0.01, 0.5, 1.0, 2.0], "gamma": [0.5, 1.0507, 2.0]}
+_FLOAT_ATTRIBUTES = {
+    "alpha": [0.01, 0.5, 1.0, 2.0],
+    "beta": [-0.5, 0.5, 2.0],
+    "gamma": [0.5, 1.0507, 2.0],
+}
 
 
 def draw_attributes(
@@ -954,6 +970,7 @@ _JNP = {
     "soft_sign": jax.nn.soft_sign,
     "celu": jax.nn.celu,
     "selu": lambda x, alpha, gamma: gamma * jax.nn.elu(x, alpha),  # jax.nn.selu's formula
+    "scaled_tanh": lambda x, alpha, beta: alpha * jnp.tanh(beta * x),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,
@@ -974,6 +991,7 @@ _BENCH_VALUES = {
     "max": 0.5,
     "alpha": 0.5,
     "gamma": 1.5,
+    "beta": 0.5,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

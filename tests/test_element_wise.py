@@ -84,16 +84,18 @@ def _assert_matches(
         unsigned = f"uint{got.dtype.itemsize * 8}"
         np.testing.assert_array_equal(got.view(unsigned), expected.view(unsigned))
     elif jnp.issubdtype(expected.dtype, jnp.floating):
-        within = selftest.within_ulps(got, expected, row.ulps)
+        # A result that may cancel (LINEAR's) is held to ulps of its terms' magnitude.
+        magnitude = row.magnitude(*xs, *values) if row.magnitude and xs else None
+        within = selftest.within_ulps(got, expected, row.ulps, magnitude)
         if xs:
             flushed_xs = [helpers.flushed(x) for x in xs]
             flushed_values = _flushed_values(values, np.dtype(xs[0].dtype))
             bound = row.flush_bound_at(values)
             flushed = helpers.flushed(_expected(row, flushed_xs, flushed_values), bound)
-            within |= selftest.within_ulps(got, flushed, row.ulps)
+            within |= selftest.within_ulps(got, flushed, row.ulps, magnitude)
             # A subnormal result may be written as a zero too (ELU's select passes a
             # subnormal x that a flushed x >= 0 let through).
-            within |= selftest.within_ulps(helpers.flushed(got), flushed, row.ulps)
+            within |= selftest.within_ulps(helpers.flushed(got), flushed, row.ulps, magnitude)
             expected = np.where(within, got, expected)
         assert within.all(), (got[~within], expected[~within])
         zero = np.asarray(expected, np.float64) == 0
@@ -367,6 +369,8 @@ _PARAMETERIZED = {
     "ACTIVATION_CELU": [(1.0,), (0.01,), (2.5,)],
     "ACTIVATION_SCALED_ELU": [(1.6732632, 1.050701), (0.01, 2.5), (2.5, 0.3)],
     "ACTIVATION_SCALED_TANH": [(1.0, 0.5), (2.5, -2.0), (0.3, 0.01)],
+    "ACTIVATION_LINEAR": [(0.01, -0.5), (1.7, 3.3), (-3e-5, 1e-3)],
+    "ACTIVATION_HARD_SIGMOID": [(0.2, 0.5), (1 / 6, 0.5), (-0.01, 0.37)],
 }
 
 
@@ -391,13 +395,14 @@ def test_the_parameterized_activations_meet_their_stated_bound_against_float64(n
         bound = row.ulps
     for values in _PARAMETERIZED[name]:
         got, want = np.asarray(function(x, *values)), row.reference(x, *values)
-        within = selftest.within_ulps(got, want, bound)
+        magnitude = row.magnitude(x, *values) if row.magnitude else None  # LINEAR's terms
+        within = selftest.within_ulps(got, want, bound, magnitude)
         flush = row.flush_bound_at(values)  # subnormal results (SCALED_ELU's intermediate)
-        within |= selftest.within_ulps(got, helpers.flushed(want, flush), bound)
+        within |= selftest.within_ulps(got, helpers.flushed(want, flush), bound, magnitude)
         # Subnormal inputs read as zeros, subnormal results written as zeros (XLA:CPU
         # compares a flushed x >= 0 and then selects x's own bits).
         flushed_want = helpers.flushed(row.reference(helpers.flushed(x), *values), flush)
-        within |= selftest.within_ulps(helpers.flushed(got), flushed_want, bound)
+        within |= selftest.within_ulps(helpers.flushed(got), flushed_want, bound, magnitude)
         assert within.all(), (values, x[~within][:5], got[~within][:5], want[~within][:5])
 
 

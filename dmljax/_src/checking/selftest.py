@@ -103,19 +103,26 @@ def _require_equal(what: str, actual: Any, expected: Any, ulps: int = 0) -> None
         raise AssertionError(f"{what}: {wrong} of {expected.size} elements differ")
 
 
-def within_ulps(actual: Any, expected: np.ndarray, ulps: int) -> np.ndarray:
+def within_ulps(
+    actual: Any, expected: np.ndarray, ulps: float, magnitude: np.ndarray | None = None
+) -> np.ndarray:
     """Where float ``actual`` is within ``ulps`` units in the last place of ``expected``,
-    in ``expected``'s type (NaN where it is NaN; infinities equal).
+    in ``expected``'s type (NaN where it is NaN; infinities equal), or of ``magnitude``
+    where that is larger: the size of the terms of a result that may cancel
+    (``|alpha * x| + |beta|`` for ``alpha * x + beta``).
 
     >>> one_up = np.nextafter(np.float32(1), np.float32(2))
     >>> within_ulps(np.float32([1, 1]), np.array([one_up, 2], np.float32), 1)
     array([ True, False])
+    >>> within_ulps(np.float32([1e-7]), np.float32([0.0]), 1, magnitude=np.float64([2.0]))
+    array([ True])
     """
     info = jnp.finfo(expected.dtype)
     with np.errstate(invalid="ignore"):  # a signalling NaN (a bit operation's) widens too
         wide = np.asarray(actual).astype(np.float64)
         want = np.asarray(expected).astype(np.float64)
-        _, exponent = np.frexp(want)
+        scale = want if magnitude is None else np.fmax(np.abs(want), magnitude)
+        _, exponent = np.frexp(scale)
         ulp = np.ldexp(1.0, np.maximum(exponent - 1, info.minexp) - info.nmant)
         same = (wide == want) | (np.isnan(wide) & np.isnan(want))
         return same | (np.abs(wide - want) <= ulps * ulp)

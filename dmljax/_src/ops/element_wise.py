@@ -327,6 +327,13 @@ class ActivationAlphaBeta(ActivationAlpha):
     beta: float = contract.attribute(scalars.float32_attribute)
 
 
+def _linear_magnitude(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
+    """``|alpha * x| + |beta|`` in float64, the attributes as the desc holds them."""
+    alpha64, beta64 = np.float64(np.float32(alpha)), np.float64(np.float32(beta))
+    with np.errstate(all="ignore"):
+        return np.abs(alpha64 * np.asarray(x, np.float64)) + np.abs(beta64)
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -467,6 +474,10 @@ class ElementWise:
             to it; the face gives uint8, and so does the reference.
         bitwise: whether ``f`` acts on the encoding (BIT_AND ...): a value is its bits,
             a float's read as an unsigned integer of its width; ``f`` has no derivative.
+        magnitude: for a result that may cancel, the float64 size of its terms,
+            ``magnitude(x, *values)``, whose ulps measure its error (LINEAR's
+            ``|alpha * x| + |beta|``: one fused multiply-add or two roundings, as the
+            backend chooses); None: the result's own.
     """
 
     name: str
@@ -495,6 +506,7 @@ class ElementWise:
     flush_bound: float | Callable[..., float] = 1
     uint_output: bool = False
     bitwise: bool = False
+    magnitude: Callable[..., np.ndarray] | None = None
 
     def __repr__(self) -> str:  # the fields are functions and tables: the name says which
         return f"ElementWise({self.kind})"
@@ -930,6 +942,16 @@ def _scaled_elu(x: jax.Array, alpha: Any, gamma: Any) -> jax.Array:
     its bits."""
     negative = jnp.where(x > 0, jnp.zeros((), x.dtype), x)  # finite derivatives
     return gamma * jnp.where(x > 0, x, alpha * jnp.expm1(negative))
+
+
+_AFFINE_NOTES = (
+    "alpha and beta are C FLOATs (float32); float16 computes in float32 and rounds once. "
+    "XLA fuses alpha * x + beta into one multiply-add (on XLA:CPU, jax 0.10.2, the "
+    "correctly rounded result, measured over 2**21 points); a backend that rounds the "
+    "product and the sum apart can lose the result where the two terms cancel, so the "
+    "bound is 2 ulps of |alpha * x| + |beta| for float32 (1 for 16-bit floats), not of "
+    "the result itself."
+)
 
 
 def _reference_in_float64(f: Callable[..., Any]) -> Callable[..., np.ndarray]:
@@ -1685,6 +1707,61 @@ ROWS: tuple[ElementWise, ...] = (
         "float64 result for float32, 1 for 16-bit floats; where beta * x is subnormal a "
         "backend may flush it, and the result is then a zero (below 2 * max(1, |alpha|) "
         "smallest normals).",
+    ),
+    ElementWise(
+        "LINEAR",
+        ActivationAlphaBeta,
+        _in_float32(lambda x, alpha, beta: alpha * x + beta),
+        _ACTIVATION_BANDS,
+        face="linear",
+        family="ACTIVATION",
+        namesake=False,
+        example=("float32", ([-1.0, 0.0, 2.0],), "Array([0.5, 2. , 5. ], dtype=float32)"),
+        example_statics=(1.5, 2.0),
+        example_attributes="alpha=1.5, beta=2.0",
+        page="f(x) = alpha * x + beta",
+        reference=_reference_in_float64(lambda x, alpha, beta: alpha * x + beta),
+        read=_read_float32,
+        exact=False,
+        ulps=2,
+        magnitude=_linear_magnitude,
+        differs="no jax function; jnp's expression is alpha * x + beta",
+        notes=_AFFINE_NOTES,
+    ),
+    ElementWise(
+        "HARD_SIGMOID",
+        ActivationAlphaBeta,
+        _in_float32(
+            lambda x, alpha, beta: jnp.minimum(
+                jnp.maximum(alpha * x + beta, jnp.zeros((), x.dtype)), jnp.ones((), x.dtype)
+            )
+        ),
+        _ACTIVATION_BANDS,
+        face="hard_sigmoid",
+        family="ACTIVATION",
+        namesake=False,
+        defaults=(0.2, 0.5),  # the page's typical values
+        example=(
+            "float32",
+            ([-4.0, 0.0, 1.0, 4.0],),
+            "Array([0. , 0.5, 0.7, 1. ], dtype=float32)",
+        ),
+        example_statics=(0.2, 0.5),
+        example_attributes="alpha=0.2, beta=0.5",
+        page="f(x) = max(0, min(alpha * x + beta, 1))",
+        reference=_reference_in_float64(
+            lambda x, alpha, beta: np.minimum(np.maximum(alpha * x + beta, 0.0), 1.0)
+        ),
+        read=_read_float32,
+        exact=False,
+        ulps=2,
+        magnitude=_linear_magnitude,
+        not_smooth="corners where alpha * x + beta is 0 or 1, where finite differences "
+        "straddle them",
+        differs="jax.nn.hard_sigmoid is relu6(x + 3) / 6 (alpha 1/6 and beta 0.5, rounded "
+        "otherwise); the page's typical alpha is 0.2, the face's default",
+        notes=f"{_AFFINE_NOTES} Then clamped to [0, 1] (which adds no error); a NaN gives "
+        "NaN, as RELU's, and a zero 0.0.",
     ),
     ElementWise(
         "THRESHOLDED_RELU",

@@ -31,8 +31,10 @@ from dmljax._src.ops.element_wise import (
 __all__ = [
     "ActivationCeluOperatorDesc",
     "ActivationEluOperatorDesc",
+    "ActivationHardSigmoidOperatorDesc",
     "ActivationIdentityOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
+    "ActivationLinearOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
     "ActivationScaledTanhOperatorDesc",
@@ -124,6 +126,7 @@ __all__ = [
     "fmod",
     "greater",
     "greater_equal",
+    "hard_sigmoid",
     "identity",
     "isinf",
     "isnan",
@@ -131,6 +134,7 @@ __all__ = [
     "left_shift",
     "less",
     "less_equal",
+    "linear",
     "log",
     "logical_and",
     "logical_not",
@@ -168,8 +172,10 @@ Parameterized = Callable[..., jax.Array]  # an array, then attributes with defau
 
 ActivationCeluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_CELU"]
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_ELU"]
+ActivationHardSigmoidOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_HARD_SIGMOID"]
 ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
+ActivationLinearOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_LINEAR"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
@@ -278,6 +284,7 @@ floor: Unary = FUNCTIONS["floor"]
 fmod: Binary = FUNCTIONS["fmod"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
+hard_sigmoid: Parameterized = FUNCTIONS["hard_sigmoid"]
 identity: Unary = FUNCTIONS["identity"]
 isinf: Parameterized = FUNCTIONS["isinf"]
 isnan: Unary = FUNCTIONS["isnan"]
@@ -285,6 +292,7 @@ leaky_relu: Parameterized = FUNCTIONS["leaky_relu"]
 left_shift: Binary = FUNCTIONS["left_shift"]
 less: Binary = FUNCTIONS["less"]
 less_equal: Binary = FUNCTIONS["less_equal"]
+linear: Parameterized = FUNCTIONS["linear"]
 log: Unary = FUNCTIONS["log"]
 logical_and: Binary = FUNCTIONS["logical_and"]
 logical_not: Unary = FUNCTIONS["logical_not"]

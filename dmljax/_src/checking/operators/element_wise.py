@@ -144,6 +144,8 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
             "ELU",
             "SCALED_ELU",
             "SCALED_TANH",
+            "LINEAR",
+            "HARD_SIGMOID",
             "SIGMOID",
             "SOFTSIGN",
             "THRESHOLDED_RELU",
@@ -447,6 +449,18 @@ _WORKED: dict[
         ("FLOAT32", [-2.0, 0.0, -0.0, _NAN]),
         "2 * tanh(-0.5 * inf) is -2; -0.5 * -0.0 is 0.0, -0.5 * 0.0 is -0.0.",
     ),
+    "ACTIVATION_LINEAR": (
+        {"Alpha": -0.5, "Beta": 1.0},
+        {"InputTensor": ("FLOAT32", [2.0, -_INF, 0.5, _NAN])},
+        ("FLOAT32", [0.0, _INF, 0.75, _NAN]),
+        "-0.5 * 2 + 1 cancels to 0.0 exactly (coefficients exact in binary); -inf gives inf.",
+    ),
+    "ACTIVATION_HARD_SIGMOID": (
+        {"Alpha": 0.25, "Beta": 0.5},
+        {"InputTensor": ("FLOAT16", [-4.0, -2.0, 1.0, 8.0])},
+        ("FLOAT16", [0.0, 0.0, 0.75, 1.0]),
+        "0.25 * x + 0.5 clamped to [0, 1]: -2 reaches 0 exactly, 8 is clamped to 1.",
+    ),
     "ELEMENT_WISE_SQRT": (
         {},
         {"InputTensor": ("FLOAT32", [16.0, 0.25, -0.0, -1.0])},
@@ -746,6 +760,15 @@ _FLOAT_ATTRIBUTES = {
 }
 
 
+# A row whose result may cancel draws coefficients exact in binary: with the sweep's
+# small integers every product and sum is then exact, on every backend (the hypothesis
+# tests hold other coefficients to the row's bound on |alpha * x| + |beta|).
+_EXACT_COEFFICIENTS = {
+    "ACTIVATION_LINEAR": [(0.5, -1.5), (2.0, 0.25), (-0.25, 3.0)],
+    "ACTIVATION_HARD_SIGMOID": [(0.25, 0.5), (0.125, -1.0), (-0.5, 0.75)],
+}
+
+
 def draw_attributes(
     rng: np.random.Generator, dtype: np.dtype[Any], row: ElementWise
 ) -> tuple[Any, ...]:
@@ -760,6 +783,9 @@ def draw_attributes(
     """
     if not row.attributes:
         return ()
+    if row.kind in _EXACT_COEFFICIENTS:
+        choices = _EXACT_COEFFICIENTS[row.kind]
+        return choices[int(rng.integers(len(choices)))]
     if set(row.attributes) <= _FLOAT_ATTRIBUTES.keys():
         return tuple(float(rng.choice(_FLOAT_ATTRIBUTES[name])) for name in row.attributes)
     enums = element_wise.ENUM_ATTRIBUTES
@@ -971,6 +997,8 @@ _JNP = {
     "celu": jax.nn.celu,
     "selu": lambda x, alpha, gamma: gamma * jax.nn.elu(x, alpha),  # jax.nn.selu's formula
     "scaled_tanh": lambda x, alpha, beta: alpha * jnp.tanh(beta * x),
+    "linear": lambda x, alpha, beta: alpha * x + beta,
+    "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,

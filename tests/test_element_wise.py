@@ -463,8 +463,12 @@ def _namesake(row: ElementWise) -> Any:
     return getattr(module[row.namesake_module], row.face)
 
 
+# Every activation but PARAMETERIZED_RELU, whose slope is a tensor of its own.
+FUSABLE = [row.kind for row in ROWS if issubclass(row.shape, element_wise.Activation)]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16], ids=str)
-@pytest.mark.parametrize("name", [row.kind for row in ROWS if row.family == "ACTIVATION"])
+@pytest.mark.parametrize("name", FUSABLE)
 def test_a_fused_activation_is_the_activation_of_the_sum(name, dtype):
     # ADD1's fused activation (through element_wise.apply_fused_activation) gives what the
     # activation's own face gives on ADD's result, bit for bit.
@@ -499,6 +503,18 @@ def test_a_fused_activation_is_refused_where_the_page_refuses_it():
         match="an activation desc",
         error=dml.errors.ArgumentTypeError,
     )
+    prelu = dml.ActivationParameterizedReluOperatorDesc(
+        input_tensor=t, slope_tensor=t, output_tensor=t
+    )
+    helpers.refused(
+        lambda: dml.ElementWiseAdd1OperatorDesc(
+            a_tensor=t, b_tensor=t, output_tensor=t, fused_activation=typing.cast(Any, prelu)
+        ),
+        field="fused_activation",
+        match="an activation desc",
+        error=dml.errors.ArgumentTypeError,
+    )
+    assert len(FUSABLE) == sum(row.family == "ACTIVATION" for row in ROWS) - 1
     helpers.refused(
         lambda: dml.compile_operator(dml.ActivationReluOperatorDesc()),
         field="input_tensor",

@@ -360,6 +360,16 @@ def fused_activation_attribute(value: Any, *, op: str, field: str) -> Activation
     return value
 
 
+class ActivationParameterizedRelu(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """The desc of PARAMETERIZED_RELU: ``input_tensor``, a ``slope_tensor`` of the same
+    sizes, and ``output_tensor`` (an activation with a tensor of its own, which no
+    operator can take as its fused activation)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    slope_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+
+
 class ElementWiseAdd1(ElementWiseBinary):
     """:class:`ElementWiseBinary` with an optional fused activation applied to the sum
     (``DML_ELEMENT_WISE_ADD1_OPERATOR_DESC``)."""
@@ -379,8 +389,10 @@ def _arity(shape: type) -> int:
 
 
 def _face_names(shape: type) -> tuple[str, ...]:
-    """The face's array parameters: ``x``, or ``a`` and ``b`` (jax.numpy's names)."""
-    return ("x",) if _arity(shape) == 1 else ("a", "b")
+    """The face's array parameters: ``x``, or ``a`` and ``b`` (jax.numpy's names), or the
+    tensors' own (PARAMETERIZED_RELU's ``x`` and ``slope``)."""
+    fields = [f.name for f in contract.tensor_fields(shape, contract.Role.INPUT)]
+    return tuple("x" if f == "input_tensor" else f.removesuffix("_tensor") for f in fields)
 
 
 def _formula_attributes(shape: type) -> tuple[str, ...]:
@@ -942,6 +954,11 @@ def _scaled_elu(x: jax.Array, alpha: Any, gamma: Any) -> jax.Array:
     its bits."""
     negative = jnp.where(x > 0, jnp.zeros((), x.dtype), x)  # finite derivatives
     return gamma * jnp.where(x > 0, x, alpha * jnp.expm1(negative))
+
+
+def _reference_prelu(x: np.ndarray, slope: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # NaN >= 0 is false, quietly
+        return np.where(x >= 0, x, _float64_then_round(np.multiply)(slope, x))
 
 
 _AFFINE_NOTES = (
@@ -1762,6 +1779,26 @@ ROWS: tuple[ElementWise, ...] = (
         "otherwise); the page's typical alpha is 0.2, the face's default",
         notes=f"{_AFFINE_NOTES} Then clamped to [0, 1] (which adds no error); a NaN gives "
         "NaN, as RELU's, and a zero 0.0.",
+    ),
+    ElementWise(
+        "PARAMETERIZED_RELU",
+        ActivationParameterizedRelu,
+        lambda x, slope: jnp.where(x >= 0, x, slope * x),
+        (*_ACTIVATION_BANDS, fl.band(FL.FL_5_1, (1, 8), _FLOATS | _SIGNED_8_32)),
+        face="prelu",
+        family="ACTIVATION",
+        namesake=False,
+        example=(
+            "float32",
+            ([-2.0, -0.0, 3.0], [0.25, 0.5, 0.5]),
+            "Array([-0.5, -0. ,  3. ], dtype=float32)",
+        ),
+        page="f(x, slope) = x if x >= 0 else slope * x",
+        reference=_reference_prelu,
+        not_smooth="a corner at 0, where finite differences straddle it",
+        differs="no jax function; jnp's expression is jnp.where(x >= 0, x, slope * x)",
+        notes="One product where x < 0, so exact as IEEE's multiplication is; integers wrap "
+        "(two's complement, from FL 5_1). x >= 0 keeps x, -0.0 included; a NaN gives NaN.",
     ),
     ElementWise(
         "THRESHOLDED_RELU",

@@ -17,6 +17,7 @@ from dmljax._src.ops.element_wise import (
     ActivationAlpha,
     ActivationAlphaBeta,
     ActivationAlphaGamma,
+    ActivationParameterizedRelu,
     ElementWiseAdd1,
     ElementWiseBinary,
     ElementWiseClip,
@@ -35,6 +36,7 @@ __all__ = [
     "ActivationIdentityOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationLinearOperatorDesc",
+    "ActivationParameterizedReluOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
     "ActivationScaledTanhOperatorDesc",
@@ -145,6 +147,7 @@ __all__ = [
     "minimum",
     "multiply",
     "negative",
+    "prelu",
     "reciprocal",
     "relu",
     "remainder",
@@ -176,6 +179,9 @@ ActivationHardSigmoidOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION
 ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
 ActivationLinearOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_LINEAR"]
+ActivationParameterizedReluOperatorDesc: type[ActivationParameterizedRelu] = DESCS[
+    "ACTIVATION_PARAMETERIZED_RELU"
+]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
@@ -303,6 +309,7 @@ mean: Binary = FUNCTIONS["mean"]
 minimum: Binary = FUNCTIONS["minimum"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
+prelu: Binary = FUNCTIONS["prelu"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
 remainder: Binary = FUNCTIONS["remainder"]

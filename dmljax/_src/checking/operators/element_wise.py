@@ -136,7 +136,10 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_2_1, (4, 4), _TYPES_8_32),
         (_FL.FL_3_0, (1, 8), _TYPES_8_32),
     ),
-    "ACTIVATION_RELU": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)),
+    **{
+        f"ACTIVATION_{name}": _table(*_ACTIVATION_TABLE, (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED))
+        for name in ("RELU", "PARAMETERIZED_RELU")  # the two pages' tables are the same
+    },
     **{
         f"ACTIVATION_{name}": _table(*_ACTIVATION_TABLE)
         for name in (
@@ -460,6 +463,15 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT16", [-4.0, -2.0, 1.0, 8.0])},
         ("FLOAT16", [0.0, 0.0, 0.75, 1.0]),
         "0.25 * x + 0.5 clamped to [0, 1]: -2 reaches 0 exactly, 8 is clamped to 1.",
+    ),
+    "ACTIVATION_PARAMETERIZED_RELU": (
+        {},
+        {
+            "InputTensor": ("INT8", [-128, -3, 0, 100]),
+            "SlopeTensor": ("INT8", [2, -5, 7, 3]),
+        },
+        ("INT8", [0, 15, 0, 100]),
+        "slope * x where x < 0: -128 * 2 wraps to 0 (INT8), -3 * -5 is 15; x >= 0 stays.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -998,6 +1010,7 @@ _JNP = {
     "selu": lambda x, alpha, gamma: gamma * jax.nn.elu(x, alpha),  # jax.nn.selu's formula
     "scaled_tanh": lambda x, alpha, beta: alpha * jnp.tanh(beta * x),
     "linear": lambda x, alpha, beta: alpha * x + beta,
+    "prelu": lambda x, slope: jnp.where(x >= 0, x, slope * x),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),

@@ -370,6 +370,15 @@ class ActivationParameterizedRelu(contract.OperatorDesc[jax.Array, ArrayLike, Ar
     output_tensor: TensorDesc = contract.tensor_field("output")
 
 
+class ActivationReluGrad(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """The desc of RELU_GRAD: the forward pass's ``input_tensor``, the incoming
+    ``input_gradient_tensor``, and ``output_gradient_tensor``, all of one size and type."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    input_gradient_tensor: TensorDesc = contract.tensor_field("input")
+    output_gradient_tensor: TensorDesc = contract.tensor_field("output")
+
+
 class ElementWiseAdd1(ElementWiseBinary):
     """:class:`ElementWiseBinary` with an optional fused activation applied to the sum
     (``DML_ELEMENT_WISE_ADD1_OPERATOR_DESC``)."""
@@ -544,6 +553,13 @@ class ElementWise:
     def arity(self) -> int:
         """How many input tensors ``f`` takes."""
         return _arity(self.shape)
+
+    @property
+    def output_field(self) -> str:
+        """The output tensor's field: ``output_tensor``, or RELU_GRAD's
+        ``output_gradient_tensor``."""
+        (field,) = contract.tensor_fields(self.shape, contract.Role.OUTPUT)
+        return field.name
 
     def flush_bound_at(self, values: Sequence[Any]) -> float:
         """:attr:`flush_bound` for the attribute ``values``."""
@@ -959,6 +975,11 @@ def _scaled_elu(x: jax.Array, alpha: Any, gamma: Any) -> jax.Array:
 def _reference_prelu(x: np.ndarray, slope: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # NaN >= 0 is false, quietly
         return np.where(x >= 0, x, _float64_then_round(np.multiply)(slope, x))
+
+
+def _reference_relu_grad(x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # NaN > 0 is false, quietly
+        return np.where(x > 0, gradient, np.zeros((), x.dtype))
 
 
 _AFFINE_NOTES = (
@@ -1801,6 +1822,31 @@ ROWS: tuple[ElementWise, ...] = (
         "(two's complement, from FL 5_1). x >= 0 keeps x, -0.0 included; a NaN gives NaN.",
     ),
     ElementWise(
+        "RELU_GRAD",
+        ActivationReluGrad,
+        lambda x, gradient: jnp.where(x > 0, gradient, jnp.zeros((), x.dtype)),
+        (
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS),
+            fl.band(FL.FL_5_1, (1, 8), _FLOATS | _SIGNED_8_32),
+        ),
+        face="relu_grad",
+        family="ACTIVATION",
+        namesake=False,
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0], [5.0, 6.0, -7.0]),
+            "Array([ 0.,  0., -7.], dtype=float32)",
+        ),
+        page="f(x, dy) = dy if x > 0 else 0",
+        reference=_reference_relu_grad,
+        linear=False,
+        not_smooth="a step at x = 0, where finite differences straddle it",
+        differs="no jax function: jax.vjp(jax.nn.relu, x)[1](dy) is the same, but for x = 0 "
+        "(jax.nn.relu's derivative there is 0 too) and NaN",
+        notes="The incoming gradient where the forward pass's x is above 0, and +0.0 "
+        "elsewhere (x = 0, -0.0 and NaN included): a move, exact in every type.",
+    ),
+    ElementWise(
         "THRESHOLDED_RELU",
         ActivationAlpha,
         _in_float32(lambda x, alpha: jnp.where(x > alpha, x, jnp.zeros((), x.dtype))),
@@ -2429,7 +2475,7 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
         plain = (scale_bias is None or scale_bias.is_identity) and not activation
         if plain and not constants and not row.uint_output:
             return row.formula
-        out = desc.output_tensor.dtype
+        out = getattr(desc, row.output_field).dtype
 
         def scaled(*xs: jax.Array) -> jax.Array:
             y = row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
@@ -2579,7 +2625,7 @@ def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any
         attributes = {name: call.statics[name] for name in row.attributes}
         if "min_max_data_type" in row.shape.__dataclass_fields__:
             attributes["min_max_data_type"] = out.data_type
-        return DESCS[row.kind](**inputs, output_tensor=out, **attributes)
+        return DESCS[row.kind](**inputs, **{row.output_field: out}, **attributes)
 
     return node
 
@@ -2632,7 +2678,7 @@ def _desc_doc(row: ElementWise) -> str:
         row.uint_output) else ("t", "")  # fmt: skip
     fields = (
         [f"{n}=t" for n in tensors]
-        + [f"output_tensor={out}"]
+        + [f"{row.output_field}={out}"]
         + ([row.example_attributes] if row.example_attributes else [])
     )
     return (

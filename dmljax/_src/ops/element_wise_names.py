@@ -18,6 +18,7 @@ from dmljax._src.ops.element_wise import (
     ActivationAlphaBeta,
     ActivationAlphaGamma,
     ActivationParameterizedRelu,
+    ActivationReluGrad,
     ElementWiseAdd1,
     ElementWiseBinary,
     ElementWiseClip,
@@ -37,6 +38,7 @@ __all__ = [
     "ActivationLeakyReluOperatorDesc",
     "ActivationLinearOperatorDesc",
     "ActivationParameterizedReluOperatorDesc",
+    "ActivationReluGradOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
     "ActivationScaledTanhOperatorDesc",
@@ -150,6 +152,7 @@ __all__ = [
     "prelu",
     "reciprocal",
     "relu",
+    "relu_grad",
     "remainder",
     "right_shift",
     "round",
@@ -182,6 +185,7 @@ ActivationLinearOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_LINE
 ActivationParameterizedReluOperatorDesc: type[ActivationParameterizedRelu] = DESCS[
     "ACTIVATION_PARAMETERIZED_RELU"
 ]
+ActivationReluGradOperatorDesc: type[ActivationReluGrad] = DESCS["ACTIVATION_RELU_GRAD"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
@@ -312,6 +316,7 @@ negative: Unary = FUNCTIONS["negative"]
 prelu: Binary = FUNCTIONS["prelu"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
+relu_grad: Binary = FUNCTIONS["relu_grad"]
 remainder: Binary = FUNCTIONS["remainder"]
 right_shift: Binary = FUNCTIONS["right_shift"]
 round: Parameterized = FUNCTIONS["round"]

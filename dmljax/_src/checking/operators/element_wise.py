@@ -185,6 +185,9 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "ELEMENT_WISE_DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
     "ACTIVATION_CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
+    "ACTIVATION_RELU_GRAD": _table(
+        (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
+    ),
     "ELEMENT_WISE_RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
@@ -472,6 +475,15 @@ _WORKED: dict[
         },
         ("INT8", [0, 15, 0, 100]),
         "slope * x where x < 0: -128 * 2 wraps to 0 (INT8), -3 * -5 is 15; x >= 0 stays.",
+    ),
+    "ACTIVATION_RELU_GRAD": (
+        {},
+        {
+            "InputTensor": ("FLOAT32", [2.0, 0.0, -0.0, _NAN]),
+            "InputGradientTensor": ("FLOAT32", [-0.0, 5.0, 5.0, 5.0]),
+        },
+        ("FLOAT32", [-0.0, 0.0, 0.0, 0.0]),
+        "dy where x > 0 (its -0.0 kept); 0.0 for x = 0, -0.0 and NaN (NaN > 0 is false).",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -934,7 +946,7 @@ def _support_case_of(row: ElementWise) -> Any:
         out = TensorDesc(data_type=index_type, sizes=sizes) if row.uint_output else tensor
         values = _SUPPORT_VALUES[: len(row.attributes)]
         attributes = attributes_of(row, data_type, values)
-        desc = desc_type(**dict.fromkeys(fields, tensor), output_tensor=out, **attributes)
+        desc = desc_type(**dict.fromkeys(fields, tensor), **{row.output_field: out}, **attributes)
         data = data_of(sizes, data_type)
         data = (
             data + 1
@@ -964,7 +976,7 @@ def _face_example_of(row: ElementWise) -> Any:
         xs = [element_wise.apply_scale_bias(jnp.asarray(x), scale_bias) for x in example.inputs]
         y = function(*xs, *(getattr(example.desc, name) for name in row.attributes))
         # A test's face gives uint8; the example's output may be UINT32.
-        return y.astype(example.desc.output_tensor.dtype) if row.uint_output else y
+        return y.astype(getattr(example.desc, row.output_field).dtype) if row.uint_output else y
 
     return face
 
@@ -1011,6 +1023,7 @@ _JNP = {
     "scaled_tanh": lambda x, alpha, beta: alpha * jnp.tanh(beta * x),
     "linear": lambda x, alpha, beta: alpha * x + beta,
     "prelu": lambda x, slope: jnp.where(x >= 0, x, slope * x),
+    "relu_grad": lambda x, dy: jnp.where(x > 0, dy, 0.0),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
@@ -1078,7 +1091,7 @@ def _bench_of(row: ElementWise) -> Any:
         fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
         attributes = attributes_of(row, tensor.data_type, values)
         return element_wise.DESCS[row.kind](
-            **dict.fromkeys(fields, tensor), output_tensor=out, **attributes
+            **dict.fromkeys(fields, tensor), **{row.output_field: out}, **attributes
         )
 
     def bench() -> list[Case | EagerCase]:

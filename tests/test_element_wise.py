@@ -371,6 +371,7 @@ _PARAMETERIZED = {
     "ACTIVATION_SCALED_TANH": [(1.0, 0.5), (2.5, -2.0), (0.3, 0.01)],
     "ACTIVATION_LINEAR": [(0.01, -0.5), (1.7, 3.3), (-3e-5, 1e-3)],
     "ACTIVATION_HARD_SIGMOID": [(0.2, 0.5), (1 / 6, 0.5), (-0.01, 0.37)],
+    "ACTIVATION_HARD_SWISH": [(1 / 6, 0.5), (0.2, 0.5), (-0.01, 0.37)],
 }
 
 

@@ -334,6 +334,14 @@ def _linear_magnitude(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
         return np.abs(alpha64 * np.asarray(x, np.float64)) + np.abs(beta64)
 
 
+def _hard_swish_magnitude(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
+    """``|x| * max(1, |alpha * x| + |beta|)``: x times the clamp's terms where they may
+    cancel, x itself where the clamp is 1."""
+    wide = np.abs(np.asarray(x, np.float64))
+    with np.errstate(all="ignore"):
+        return wide * np.maximum(1.0, _linear_magnitude(x, alpha, beta))
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -975,6 +983,12 @@ def _scaled_elu(x: jax.Array, alpha: Any, gamma: Any) -> jax.Array:
 def _reference_prelu(x: np.ndarray, slope: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # NaN >= 0 is false, quietly
         return np.where(x >= 0, x, _float64_then_round(np.multiply)(slope, x))
+
+
+def _hard_sigmoid(x: jax.Array, alpha: Any, beta: Any) -> jax.Array:
+    """``max(0, min(alpha * x + beta, 1))``, NaN kept (XLA's max and min propagate it)."""
+    zero, one = jnp.zeros((), x.dtype), jnp.ones((), x.dtype)
+    return jnp.minimum(jnp.maximum(alpha * x + beta, zero), one)
 
 
 def _reference_relu_grad(x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
@@ -1769,11 +1783,7 @@ ROWS: tuple[ElementWise, ...] = (
     ElementWise(
         "HARD_SIGMOID",
         ActivationAlphaBeta,
-        _in_float32(
-            lambda x, alpha, beta: jnp.minimum(
-                jnp.maximum(alpha * x + beta, jnp.zeros((), x.dtype)), jnp.ones((), x.dtype)
-            )
-        ),
+        _in_float32(_hard_sigmoid),
         _ACTIVATION_BANDS,
         face="hard_sigmoid",
         family="ACTIVATION",
@@ -1800,6 +1810,39 @@ ROWS: tuple[ElementWise, ...] = (
         "otherwise); the page's typical alpha is 0.2, the face's default",
         notes=f"{_AFFINE_NOTES} Then clamped to [0, 1] (which adds no error); a NaN gives "
         "NaN, as RELU's, and a zero 0.0.",
+    ),
+    ElementWise(
+        "HARD_SWISH",
+        ActivationAlphaBeta,
+        _in_float32(lambda x, alpha, beta: x * _hard_sigmoid(x, alpha, beta)),
+        (fl.band(FL.FL_6_2, (1, 8), _FLOATS),),
+        face="hard_swish",
+        family="ACTIVATION",
+        namesake=False,
+        defaults=(1 / 6, 0.5),  # the page's typical values, 0.166667 (1/6) and 0.5
+        example=(
+            "float32",
+            ([-4.0, -1.0, 0.0, 2.0],),
+            "Array([-0.       , -0.3333333,  0.       ,  1.6666667], dtype=float32)",
+        ),
+        example_statics=(1 / 6, 0.5),
+        example_attributes="alpha=1 / 6, beta=0.5",
+        page="f(x) = x * max(0, min(alpha * x + beta, 1))",
+        reference=_reference_in_float64(
+            lambda x, alpha, beta: x * np.minimum(np.maximum(alpha * x + beta, 0.0), 1.0)
+        ),
+        read=_read_float32,
+        exact=False,
+        ulps=3,
+        magnitude=_hard_swish_magnitude,
+        flush_bound=2,  # a product just below the smallest normal, which rounds up to it
+        not_smooth="corners where alpha * x + beta is 0 or 1, where finite differences "
+        "straddle them",
+        differs="jax.nn.hard_swish is x * relu6(x + 3) / 6 (alpha 1/6 and beta 0.5, rounded "
+        "otherwise)",
+        notes=f"x times HARD_SIGMOID's clamp of alpha * x + beta. {_AFFINE_NOTES} x's "
+        "product adds one rounding: within 3 ulps of |x| * max(1, |alpha * x| + |beta|) "
+        "for float32. x times a clamp of 0 is a zero of x's sign (-0.0 for x < 0).",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",

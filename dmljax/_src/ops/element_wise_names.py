@@ -34,6 +34,7 @@ __all__ = [
     "ActivationCeluOperatorDesc",
     "ActivationEluOperatorDesc",
     "ActivationHardSigmoidOperatorDesc",
+    "ActivationHardSwishOperatorDesc",
     "ActivationIdentityOperatorDesc",
     "ActivationLeakyReluOperatorDesc",
     "ActivationLinearOperatorDesc",
@@ -131,6 +132,7 @@ __all__ = [
     "greater",
     "greater_equal",
     "hard_sigmoid",
+    "hard_swish",
     "identity",
     "isinf",
     "isnan",
@@ -179,6 +181,7 @@ Parameterized = Callable[..., jax.Array]  # an array, then attributes with defau
 ActivationCeluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_CELU"]
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_ELU"]
 ActivationHardSigmoidOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_HARD_SIGMOID"]
+ActivationHardSwishOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_HARD_SWISH"]
 ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
 ActivationLeakyReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_LEAKY_RELU"]
 ActivationLinearOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_LINEAR"]
@@ -295,6 +298,7 @@ fmod: Binary = FUNCTIONS["fmod"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
 hard_sigmoid: Parameterized = FUNCTIONS["hard_sigmoid"]
+hard_swish: Parameterized = FUNCTIONS["hard_swish"]
 identity: Unary = FUNCTIONS["identity"]
 isinf: Parameterized = FUNCTIONS["isinf"]
 isnan: Unary = FUNCTIONS["isnan"]

@@ -185,6 +185,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "ELEMENT_WISE_DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
     "ACTIVATION_CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
+    "ACTIVATION_HARD_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
     "ACTIVATION_RELU_GRAD": _table(
         (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
     ),
@@ -484,6 +485,12 @@ _WORKED: dict[
         },
         ("FLOAT32", [-0.0, 0.0, 0.0, 0.0]),
         "dy where x > 0 (its -0.0 kept); 0.0 for x = 0, -0.0 and NaN (NaN > 0 is false).",
+    ),
+    "ACTIVATION_HARD_SWISH": (
+        {"Alpha": 0.25, "Beta": 0.5},
+        {"InputTensor": ("FLOAT32", [-4.0, -1.0, 1.0, 6.0])},
+        ("FLOAT32", [-0.0, -0.25, 0.75, 6.0]),
+        "x * clamp(x / 4 + 0.5): -4 * 0 is -0.0, 6 * 1 is 6.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -790,6 +797,7 @@ _FLOAT_ATTRIBUTES = {
 _EXACT_COEFFICIENTS = {
     "ACTIVATION_LINEAR": [(0.5, -1.5), (2.0, 0.25), (-0.25, 3.0)],
     "ACTIVATION_HARD_SIGMOID": [(0.25, 0.5), (0.125, -1.0), (-0.5, 0.75)],
+    "ACTIVATION_HARD_SWISH": [(0.25, 0.5), (0.125, -1.0), (-0.5, 0.75)],
 }
 
 
@@ -1025,6 +1033,7 @@ _JNP = {
     "prelu": lambda x, slope: jnp.where(x >= 0, x, slope * x),
     "relu_grad": lambda x, dy: jnp.where(x > 0, dy, 0.0),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
+    "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,

@@ -372,6 +372,7 @@ _PARAMETERIZED = {
     "ACTIVATION_LINEAR": [(0.01, -0.5), (1.7, 3.3), (-3e-5, 1e-3)],
     "ACTIVATION_HARD_SIGMOID": [(0.2, 0.5), (1 / 6, 0.5), (-0.01, 0.37)],
     "ACTIVATION_HARD_SWISH": [(1 / 6, 0.5), (0.2, 0.5), (-0.01, 0.37)],
+    "ACTIVATION_SWISH": [(1.0,), (1.702,), (-2.0,), (0.01,)],
 }
 
 
@@ -405,6 +406,15 @@ def test_the_parameterized_activations_meet_their_stated_bound_against_float64(n
         flushed_want = helpers.flushed(row.reference(helpers.flushed(x), *values), flush)
         within |= selftest.within_ulps(helpers.flushed(got), flushed_want, bound, magnitude)
         assert within.all(), (values, x[~within][:5], got[~within][:5], want[~within][:5])
+
+
+def test_relu_grad_is_the_pullback_of_jax_nn_relu():
+    # (Not at subnormal x: the family's rule lets a backend read them as zeros.)
+    x = np.array([np.nan, 0.0, -0.0, 2.0, -1.0, np.inf, 2e-38], np.float32)
+    dy = np.array([5.0, 5.0, 5.0, -0.0, 5.0, np.nan, 3.0], np.float32)
+    want = np.asarray(jax.vjp(jax.nn.relu, x)[1](dy)[0])
+    got = np.asarray(dml.relu_grad(x, dy))
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
 def test_selu_is_jax_nn_selu_at_its_defaults():

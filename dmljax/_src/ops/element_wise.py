@@ -342,6 +342,29 @@ def _hard_swish_magnitude(x: np.ndarray, alpha: float, beta: float) -> np.ndarra
         return wide * np.maximum(1.0, _linear_magnitude(x, alpha, beta))
 
 
+class ActivationSwish(Activation):
+    """:class:`Activation` with a C ``FLOAT`` ``sigmoid_input_scale``
+    (``DML_ACTIVATION_SWISH_OPERATOR_DESC``)."""
+
+    sigmoid_input_scale: float = contract.attribute(scalars.float32_attribute)
+
+
+def _swish_magnitude(x: np.ndarray, scale: float) -> np.ndarray:
+    """``|f(x)| * (1 + |scale * x|)``: sigmoid's condition number at ``y = scale * x`` is up
+    to ``|y|``, which multiplies the rounding of ``scale * x``."""
+    wide, scale64 = np.asarray(x, np.float64), np.float64(np.float32(scale))
+    with np.errstate(all="ignore"):
+        y = scale64 * wide
+        return np.abs(wide / (1 + np.exp(-y))) * (1 + np.abs(y))
+
+
+def _swish_flush_bound(scale: float) -> float:
+    """Where sigmoid(scale * x) is subnormal (scale * x below -87.3) a backend may flush
+    it, and x times it is then 0: up to ``|x| < 104 / |scale|`` smallest normals."""
+    magnitude = abs(float(np.float32(scale)))
+    return 2 * max(1.0, 128 / magnitude) if magnitude else 2.0
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -1001,7 +1024,7 @@ _AFFINE_NOTES = (
     "XLA:CPU fuses alpha * x + beta into one multiply-add (jax 0.10.2: the correctly "
     "rounded result, measured over 2**21 points); on an H100 (jax 0.11.2) the product and "
     "the sum round apart, which can lose a result where the two terms cancel. So the bound "
-    "is 2 ulps of |alpha * x| + |beta| for float32 (1 for 16-bit floats), not of the "
+    "is 2 ulps of abs(alpha * x) + abs(beta) for float32 (1 for 16-bit floats), not of the "
     "result itself (measured: 0.5 on the CPU, 1.0 on the H100)."
 )
 
@@ -1727,7 +1750,7 @@ ROWS: tuple[ElementWise, ...] = (
         "and gamma). Within 7 ulps of the float64 result for float32 (expm1's 5 and two "
         "products) and 1 for 16-bit floats; where alpha * expm1(x) is subnormal a backend "
         "may flush it, and gamma * x where it is subnormal, and the result is then a zero "
-        "(below 2 * max(1, |gamma|) smallest normals).",
+        "(below 2 * max(1, abs(gamma)) smallest normals).",
     ),
     ElementWise(
         "SCALED_TANH",
@@ -1757,7 +1780,7 @@ ROWS: tuple[ElementWise, ...] = (
         "rounds once. XLA's tanh, as ELEMENT_WISE_TANH's (within 6 ulps), of beta * x "
         "(one rounding, which tanh does not amplify) times alpha: within 8 ulps of the "
         "float64 result for float32, 1 for 16-bit floats; where beta * x is subnormal a "
-        "backend may flush it, and the result is then a zero (below 2 * max(1, |alpha|) "
+        "backend may flush it, and the result is then a zero (below 2 * max(1, abs(alpha)) "
         "smallest normals).",
     ),
     ElementWise(
@@ -1841,8 +1864,42 @@ ROWS: tuple[ElementWise, ...] = (
         differs="jax.nn.hard_swish is x * relu6(x + 3) / 6 (alpha 1/6 and beta 0.5, rounded "
         "otherwise)",
         notes=f"x times HARD_SIGMOID's clamp of alpha * x + beta. {_AFFINE_NOTES} x's "
-        "product adds one rounding: within 3 ulps of |x| * max(1, |alpha * x| + |beta|) "
+        "product adds one rounding: within 3 ulps of abs(x) * max(1, abs(alpha * x) + abs(beta)) "
         "for float32. x times a clamp of 0 is a zero of x's sign (-0.0 for x < 0).",
+    ),
+    ElementWise(
+        "SWISH",
+        ActivationSwish,
+        _in_float32(lambda x, scale: x * lax.logistic(scale * x)),
+        (fl.band(FL.FL_6_2, (1, 8), _FLOATS),),
+        face="swish",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        defaults=(1.0,),  # the page's typical value: dml.swish(x) is jax.nn.swish(x)
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([-0.26894143,  0.        ,  1.761594  ], dtype=float32)",
+        ),
+        example_statics=(1.0,),
+        example_attributes="sigmoid_input_scale=1.0",
+        page="f(x) = x * sigmoid(sigmoid_input_scale * x)",
+        reference=_reference_in_float64(lambda x, scale: x / (1 + np.exp(-scale * x))),
+        read=_read_float32,
+        exact=False,
+        ulps=6,
+        magnitude=_swish_magnitude,
+        flush_bound=_swish_flush_bound,
+        differs="takes sigmoid_input_scale (jax.nn.swish's is 1, the face's default); "
+        "FLOAT16 computes in float32 and rounds once",
+        notes="sigmoid_input_scale is a C FLOAT (float32); float16 computes in float32 and "
+        "rounds once. XLA's logistic function, as jax.nn.swish's (float32 dml.swish(x) is "
+        "jax.nn.swish(x) bit for bit), of scale * x, whose rounding sigmoid's condition "
+        "number (up to abs(scale * x)) multiplies: within 6 ulps of "
+        "abs(f(x)) * (1 + abs(scale * x)) for float32 (measured on the 2-core CPU: 2.7 "
+        "ulps of f(x) for a scale of 1, 0.9 abs(scale * x) for others). Where "
+        "sigmoid(scale * x) is subnormal a backend may flush it and give 0 (results below "
+        "256 / abs(scale) smallest normals).",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",
@@ -1884,8 +1941,8 @@ ROWS: tuple[ElementWise, ...] = (
         reference=_reference_relu_grad,
         linear=False,
         not_smooth="a step at x = 0, where finite differences straddle it",
-        differs="no jax function: jax.vjp(jax.nn.relu, x)[1](dy) is the same, but for x = 0 "
-        "(jax.nn.relu's derivative there is 0 too) and NaN",
+        differs="no jax function of its own: the pullback that jax.vjp(jax.nn.relu, x) "
+        "returns gives the same values for dy (tested)",
         notes="The incoming gradient where the forward pass's x is above 0, and +0.0 "
         "elsewhere (x = 0, -0.0 and NaN included): a move, exact in every type.",
     ),

@@ -19,6 +19,7 @@ from dmljax._src.ops.element_wise import (
     ActivationAlphaGamma,
     ActivationParameterizedRelu,
     ActivationReluGrad,
+    ActivationSwish,
     ElementWiseAdd1,
     ElementWiseBinary,
     ElementWiseClip,
@@ -45,6 +46,7 @@ __all__ = [
     "ActivationScaledTanhOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftsignOperatorDesc",
+    "ActivationSwishOperatorDesc",
     "ActivationTanhOperatorDesc",
     "ActivationThresholdedReluOperatorDesc",
     "ElementWiseAbsOperatorDesc",
@@ -167,6 +169,7 @@ __all__ = [
     "soft_sign",
     "sqrt",
     "subtract",
+    "swish",
     "tan",
     "tanh",
     "threshold",
@@ -194,6 +197,7 @@ ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
+ActivationSwishOperatorDesc: type[ActivationSwish] = DESCS["ACTIVATION_SWISH"]
 ActivationTanhOperatorDesc: type[Activation] = DESCS["ACTIVATION_TANH"]
 ActivationThresholdedReluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_THRESHOLDED_RELU"]
 ElementWiseAbsOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ABS"]
@@ -333,6 +337,7 @@ sinh: Unary = FUNCTIONS["sinh"]
 soft_sign: Unary = FUNCTIONS["soft_sign"]
 sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
+swish: Parameterized = FUNCTIONS["swish"]
 tan: Unary = FUNCTIONS["tan"]
 tanh: Unary = FUNCTIONS["tanh"]
 threshold: Parameterized = FUNCTIONS["threshold"]

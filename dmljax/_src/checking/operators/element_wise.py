@@ -186,6 +186,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     "ELEMENT_WISE_DIFFERENCE_SQUARE": _table((_FL.FL_3_1, (1, 8), FLOATS | _INTS_32)),
     "ACTIVATION_CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
     "ACTIVATION_HARD_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
+    "ACTIVATION_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
     "ACTIVATION_RELU_GRAD": _table(
         (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
     ),
@@ -359,6 +360,8 @@ _EXACT_AT = {
     # With the support checks' alpha 1 and beta 5: tanh(0) and tanh(+-20) or beyond,
     # which are 1 in every float type.
     "ACTIVATION_SCALED_TANH": [0.0, -0.0, 4.0, -6.0],
+    # With sigmoid_input_scale 1: x * sigmoid(x) is x from 20 on, in every float type.
+    "ACTIVATION_SWISH": [0.0, -0.0, 20.0, 30.0],
 }
 # One example of each operator, worked by hand from its page's formula and the rules
 # dmljax states (the row's notes): (attributes, inputs by field, expected), each tensor a
@@ -491,6 +494,12 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-4.0, -1.0, 1.0, 6.0])},
         ("FLOAT32", [-0.0, -0.25, 0.75, 6.0]),
         "x * clamp(x / 4 + 0.5): -4 * 0 is -0.0, 6 * 1 is 6.",
+    ),
+    "ACTIVATION_SWISH": (
+        {"SigmoidInputScale": -2.0},
+        {"InputTensor": ("FLOAT32", [0.0, -0.0, -_INF, _NAN])},
+        ("FLOAT32", [0.0, -0.0, -_INF, _NAN]),
+        "x * sigmoid(-2x): zeros keep their sign (times 0.5); -inf * sigmoid(inf) is -inf.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -788,6 +797,7 @@ _FLOAT_ATTRIBUTES = {
     "alpha": [0.01, 0.5, 1.0, 2.0],
     "beta": [-0.5, 0.5, 2.0],
     "gamma": [0.5, 1.0507, 2.0],
+    "sigmoid_input_scale": [1.0, 0.5, -2.0, 1.702],
 }
 
 
@@ -1034,6 +1044,7 @@ _JNP = {
     "relu_grad": lambda x, dy: jnp.where(x > 0, dy, 0.0),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
+    "swish": lambda x, scale: x * jax.nn.sigmoid(scale * x),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,
@@ -1055,6 +1066,7 @@ _BENCH_VALUES = {
     "alpha": 0.5,
     "gamma": 1.5,
     "beta": 0.5,
+    "sigmoid_input_scale": 1.0,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

@@ -373,6 +373,8 @@ _PARAMETERIZED = {
     "ACTIVATION_HARD_SIGMOID": [(0.2, 0.5), (1 / 6, 0.5), (-0.01, 0.37)],
     "ACTIVATION_HARD_SWISH": [(1 / 6, 0.5), (0.2, 0.5), (-0.01, 0.37)],
     "ACTIVATION_SWISH": [(1.0,), (1.702,), (-2.0,), (0.01,)],
+    "ACTIVATION_SOFTPLUS": [(1.0,), (3.7,), (1e6,)],
+    "ACTIVATION_PARAMETRIC_SOFTPLUS": [(1.0, 1.0), (2.0, -0.3), (3.0, 0.01), (0.5, 2.0)],
 }
 
 
@@ -415,6 +417,19 @@ def test_relu_grad_is_the_pullback_of_jax_nn_relu():
     want = np.asarray(jax.vjp(jax.nn.relu, x)[1](dy)[0])
     got = np.asarray(dml.relu_grad(x, dy))
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("steepness", [0.5, 0.0, -1.0, float("nan")])
+def test_softplus_refuses_a_steepness_below_1(steepness):
+    x = jnp.linspace(-2.0, 2.0, 5)
+    helpers.refused(lambda: dml.softplus(x, steepness), field="steepness", match="at least 1")
+
+
+def test_softplus_and_swish_are_jax_nn_s_at_their_defaults():
+    x = np.linspace(-120, 120, 2**16, dtype=np.float32)
+    for face, namesake in ((dml.softplus, jax.nn.softplus), (dml.swish, jax.nn.swish)):
+        got, want = np.asarray(face(x)), np.asarray(namesake(x))
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
 def test_selu_is_jax_nn_selu_at_its_defaults():
@@ -484,7 +499,9 @@ def test_a_fused_activation_is_the_activation_of_the_sum(name, dtype):
     # ADD1's fused activation (through element_wise.apply_fused_activation) gives what the
     # activation's own face gives on ADD's result, bit for bit.
     row = BY_NAME[name]
-    values = (0.5,) * len(row.attributes)
+    # The face's defaults where it has them all (SOFTPLUS refuses a steepness of 0.5).
+    full = len(row.defaults) == len(row.attributes)
+    values = row.defaults if full else (0.5,) * len(row.attributes)
     activation = element_wise.DESCS[name](**dict(zip(row.attributes, values, strict=True)))
     a = np.linspace(-4, 4, 24).astype(dtype).reshape(2, 3, 4)
     b = np.linspace(3, -2, 24).astype(dtype).reshape(2, 3, 4)

@@ -365,6 +365,24 @@ def _swish_flush_bound(scale: float) -> float:
     return 2 * max(1.0, 128 / magnitude) if magnitude else 2.0
 
 
+class ActivationSoftplus(Activation):
+    """:class:`Activation` with a C ``FLOAT`` ``steepness``
+    (``DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC``)."""
+
+    steepness: float = contract.attribute(scalars.float32_attribute)
+
+
+def _softplus_magnitude(x: np.ndarray, *values: float) -> np.ndarray:
+    """``|f(x)| * (1 + |y|)`` for ``f = alpha * softplus(y)``, ``y = beta * x`` (SOFTPLUS:
+    ``alpha = 1 / steepness = 1 / beta``): softplus's condition number at ``y`` is up to
+    ``|y|``, which multiplies the rounding of ``y``."""
+    alpha, beta = (1 / values[0], values[0]) if len(values) == 1 else values
+    wide, beta64 = np.asarray(x, np.float64), np.float64(np.float32(beta))
+    with np.errstate(all="ignore"):
+        y = beta64 * wide
+        return np.abs(np.float64(np.float32(alpha)) * np.logaddexp(y, 0)) * (1 + np.abs(y))
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -968,6 +986,13 @@ def _elu(x: jax.Array, alpha: Any) -> jax.Array:
     return jnp.where(x >= 0, x, (alpha * jnp.expm1(negative)).astype(x.dtype))
 
 
+def _read_steepness(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
+    """SOFTPLUS's steepness: the page's "cannot be less than 1", NaN refused too."""
+    if not value >= 1:
+        raise InvalidArgumentError(op, field, "a number of at least 1 (the page's rule)", value)
+    return _read_float32(value, dtype, op=op, field=field)
+
+
 def _read_divisor_float32(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
     """:func:`_read_float32` for an attribute the formula divides by: zero, NaN and the
     float32 subnormals refused (a backend that flushes subnormals reads those as zero,
@@ -1019,6 +1044,25 @@ def _reference_relu_grad(x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
         return np.where(x > 0, gradient, np.zeros((), x.dtype))
 
 
+def _softplus(x: jax.Array, steepness: Any) -> jax.Array:
+    """``ln(1 + exp(k x)) / k`` as ``max(x, 0) + ln(1 + exp(-abs(k x))) / k``: jnp.logaddexp's
+    operations (its bits for k = 1), and no overflow of ``k x`` where ``x`` is large."""
+    zero = jnp.zeros((), x.dtype)
+    return jnp.maximum(x, zero) + jnp.log1p(jnp.exp(-jnp.abs(steepness * x))) / steepness
+
+
+def _reference_parametric_softplus(x: np.ndarray, alpha: Any, beta: Any) -> np.ndarray:
+    """``alpha * ln(1 + exp(beta x))``, with ``beta x`` infinite where it overflows float32
+    (the formula's intermediate, which the notes say)."""
+    y = beta * x
+    y = np.where(np.abs(y) > np.finfo(np.float32).max, np.copysign(np.inf, y), y)
+    return alpha * np.logaddexp(y, 0)
+
+
+_SOFTPLUS_BOUND = (
+    "within 4 ulps of abs(f(x)) * (1 + abs(y)) for float32 (2.7 measured on the 2-core "
+    "CPU), 1 ulp for 16-bit floats, which compute in float32 and round once."
+)
 _AFFINE_NOTES = (
     "alpha and beta are C FLOATs (float32); float16 computes in float32 and rounds once. "
     "XLA:CPU fuses alpha * x + beta into one multiply-add (jax 0.10.2: the correctly "
@@ -1900,6 +1944,69 @@ ROWS: tuple[ElementWise, ...] = (
         "ulps of f(x) for a scale of 1, 0.9 abs(scale * x) for others). Where "
         "sigmoid(scale * x) is subnormal a backend may flush it and give 0 (results below "
         "256 / abs(scale) smallest normals).",
+    ),
+    ElementWise(
+        "SOFTPLUS",
+        ActivationSoftplus,
+        _in_float32(_softplus),
+        _ACTIVATION_BANDS,
+        face="softplus",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        defaults=(1.0,),  # the page's typical value: dml.softplus(x) is jax.nn.softplus(x)
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([0.3132617, 0.6931472, 2.126928 ], dtype=float32)",
+        ),
+        example_statics=(1.0,),
+        example_attributes="steepness=1.0",
+        page="f(x) = ln(1 + exp(steepness * x)) / steepness",
+        reference=_reference_in_float64(lambda x, k: np.logaddexp(k * x, 0) / k),
+        read=_read_steepness,
+        exact=False,
+        ulps=4,
+        magnitude=_softplus_magnitude,
+        flush_bound=2,  # exp(steepness * x) subnormal: the result is below it
+        differs="takes steepness (jax.nn.softplus's is 1, the face's default); FLOAT16 "
+        "computes in float32 and rounds once",
+        notes="steepness is a C FLOAT (float32) of at least 1 (the page's rule; less, or "
+        "NaN, is refused). max(x, 0) + ln(1 + exp(-abs(y))) / steepness, y = steepness * x: "
+        "jnp.logaddexp(y, 0)'s operations, as jax.nn.softplus computes it (float32 "
+        "dml.softplus(x) is jax.nn.softplus(x) bit for bit), with max(x, 0) taken before the "
+        "division so that a large x does not overflow y. softplus's condition number (up to "
+        f"abs(y)) multiplies y's rounding: {_SOFTPLUS_BOUND}",
+    ),
+    ElementWise(
+        "PARAMETRIC_SOFTPLUS",
+        ActivationAlphaBeta,
+        _in_float32(lambda x, alpha, beta: alpha * jnp.logaddexp(beta * x, 0)),
+        _ACTIVATION_BANDS,
+        face="parametric_softplus",
+        family="ACTIVATION",
+        namesake=False,
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([0.6265234, 1.3862944, 4.253856 ], dtype=float32)",
+        ),
+        example_statics=(2.0, 1.0),
+        example_attributes="alpha=2.0, beta=1.0",
+        page="f(x) = alpha * ln(1 + exp(beta * x))",
+        reference=_reference_in_float64(_reference_parametric_softplus),
+        read=_read_float32,
+        exact=False,
+        ulps=4,
+        magnitude=_softplus_magnitude,
+        # alpha scales ln(1 + exp(y)), which is subnormal where exp(y) is.
+        flush_bound=lambda alpha, beta: 2 * max(1.0, abs(float(np.float32(alpha)))),
+        differs="no jax function; jnp's expression is alpha * jax.nn.softplus(beta * x)",
+        notes="alpha and beta are C FLOATs (float32); float16 computes in float32 and rounds "
+        "once. alpha * jnp.logaddexp(beta * x, 0), SOFTPLUS's function of y = beta * x: "
+        f"{_SOFTPLUS_BOUND} Where exp(y) is subnormal the result may be a zero (below "
+        "2 * max(1, abs(alpha)) smallest normals); where beta * x overflows float32, the "
+        "result is alpha * softplus(+-inf) (inf, or a zero), even where alpha * beta * x is "
+        "finite.",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",

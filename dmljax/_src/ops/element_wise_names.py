@@ -19,6 +19,7 @@ from dmljax._src.ops.element_wise import (
     ActivationAlphaGamma,
     ActivationParameterizedRelu,
     ActivationReluGrad,
+    ActivationSoftplus,
     ActivationSwish,
     ElementWiseAdd1,
     ElementWiseBinary,
@@ -40,11 +41,13 @@ __all__ = [
     "ActivationLeakyReluOperatorDesc",
     "ActivationLinearOperatorDesc",
     "ActivationParameterizedReluOperatorDesc",
+    "ActivationParametricSoftplusOperatorDesc",
     "ActivationReluGradOperatorDesc",
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
     "ActivationScaledTanhOperatorDesc",
     "ActivationSigmoidOperatorDesc",
+    "ActivationSoftplusOperatorDesc",
     "ActivationSoftsignOperatorDesc",
     "ActivationSwishOperatorDesc",
     "ActivationTanhOperatorDesc",
@@ -153,6 +156,7 @@ __all__ = [
     "minimum",
     "multiply",
     "negative",
+    "parametric_softplus",
     "prelu",
     "reciprocal",
     "relu",
@@ -167,6 +171,7 @@ __all__ = [
     "sin",
     "sinh",
     "soft_sign",
+    "softplus",
     "sqrt",
     "subtract",
     "swish",
@@ -191,11 +196,15 @@ ActivationLinearOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_LINE
 ActivationParameterizedReluOperatorDesc: type[ActivationParameterizedRelu] = DESCS[
     "ACTIVATION_PARAMETERIZED_RELU"
 ]
+ActivationParametricSoftplusOperatorDesc: type[ActivationAlphaBeta] = DESCS[
+    "ACTIVATION_PARAMETRIC_SOFTPLUS"
+]
 ActivationReluGradOperatorDesc: type[ActivationReluGrad] = DESCS["ACTIVATION_RELU_GRAD"]
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
+ActivationSoftplusOperatorDesc: type[ActivationSoftplus] = DESCS["ACTIVATION_SOFTPLUS"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
 ActivationSwishOperatorDesc: type[ActivationSwish] = DESCS["ACTIVATION_SWISH"]
 ActivationTanhOperatorDesc: type[Activation] = DESCS["ACTIVATION_TANH"]
@@ -321,6 +330,7 @@ mean: Binary = FUNCTIONS["mean"]
 minimum: Binary = FUNCTIONS["minimum"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
+parametric_softplus: Parameterized = FUNCTIONS["parametric_softplus"]
 prelu: Binary = FUNCTIONS["prelu"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
@@ -335,6 +345,7 @@ sign: Unary = FUNCTIONS["sign"]
 sin: Unary = FUNCTIONS["sin"]
 sinh: Unary = FUNCTIONS["sinh"]
 soft_sign: Unary = FUNCTIONS["soft_sign"]
+softplus: Parameterized = FUNCTIONS["softplus"]
 sqrt: Unary = FUNCTIONS["sqrt"]
 subtract: Binary = FUNCTIONS["subtract"]
 swish: Parameterized = FUNCTIONS["swish"]

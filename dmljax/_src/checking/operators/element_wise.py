@@ -147,6 +147,8 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
             "ELU",
             "SCALED_ELU",
             "SCALED_TANH",
+            "SOFTPLUS",
+            "PARAMETRIC_SOFTPLUS",
             "LINEAR",
             "HARD_SIGMOID",
             "SIGMOID",
@@ -362,6 +364,9 @@ _EXACT_AT = {
     "ACTIVATION_SCALED_TANH": [0.0, -0.0, 4.0, -6.0],
     # With sigmoid_input_scale 1: x * sigmoid(x) is x from 20 on, in every float type.
     "ACTIVATION_SWISH": [0.0, -0.0, 20.0, 30.0],
+    # With steepness (or alpha) 1 and beta 5: softplus(y) is y from 20 on in every type.
+    "ACTIVATION_SOFTPLUS": [20.0, 30.0, 40.0, 60.0],
+    "ACTIVATION_PARAMETRIC_SOFTPLUS": [20.0, 30.0, 40.0, 60.0],
 }
 # One example of each operator, worked by hand from its page's formula and the rules
 # dmljax states (the row's notes): (attributes, inputs by field, expected), each tensor a
@@ -500,6 +505,18 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [0.0, -0.0, -_INF, _NAN])},
         ("FLOAT32", [0.0, -0.0, -_INF, _NAN]),
         "x * sigmoid(-2x): zeros keep their sign (times 0.5); -inf * sigmoid(inf) is -inf.",
+    ),
+    "ACTIVATION_SOFTPLUS": (
+        {"Steepness": 2.0},
+        {"InputTensor": ("FLOAT32", [-_INF, 50.0, _INF, _NAN])},
+        ("FLOAT32", [0.0, 50.0, _INF, _NAN]),
+        "ln(1 + exp(-inf)) is 0; ln(1 + exp(100)) / 2 is 50 to float32's precision.",
+    ),
+    "ACTIVATION_PARAMETRIC_SOFTPLUS": (
+        {"Alpha": -2.0, "Beta": 0.5},
+        {"InputTensor": ("FLOAT32", [-_INF, 100.0, _INF, _NAN])},
+        ("FLOAT32", [-0.0, -100.0, -_INF, _NAN]),
+        "-2 * ln(1 + exp(-inf)) is -0.0; -2 * ln(1 + exp(50)) is -100 to float32's precision.",
     ),
     "ELEMENT_WISE_SQRT": (
         {},
@@ -798,6 +815,7 @@ _FLOAT_ATTRIBUTES = {
     "beta": [-0.5, 0.5, 2.0],
     "gamma": [0.5, 1.0507, 2.0],
     "sigmoid_input_scale": [1.0, 0.5, -2.0, 1.702],
+    "steepness": [1.0, 2.0, 3.7],
 }
 
 
@@ -1045,6 +1063,8 @@ _JNP = {
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
     "swish": lambda x, scale: x * jax.nn.sigmoid(scale * x),
+    "softplus": lambda x, steepness: jax.nn.softplus(steepness * x) / steepness,
+    "parametric_softplus": lambda x, alpha, beta: alpha * jax.nn.softplus(beta * x),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,
@@ -1067,6 +1087,7 @@ _BENCH_VALUES = {
     "gamma": 1.5,
     "beta": 0.5,
     "sigmoid_input_scale": 1.0,
+    "steepness": 1.0,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

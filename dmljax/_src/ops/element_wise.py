@@ -1059,6 +1059,26 @@ def _reference_parametric_softplus(x: np.ndarray, alpha: Any, beta: Any) -> np.n
     return alpha * np.logaddexp(y, 0)
 
 
+_SQRT_HALF = np.float32(math.sqrt(0.5))
+
+
+def _gelu(x: jax.Array) -> jax.Array:
+    """``0.5 * x * erfc(-x * sqrt(1/2))``: jax.nn.gelu(approximate=False)'s operations."""
+    return 0.5 * x * lax.erfc(-x * _SQRT_HALF.astype(x.dtype))
+
+
+def _gelu_magnitude(x: np.ndarray) -> np.ndarray:
+    """``|f(x)| * (1 + min(x, 0)**2)``: erfc's condition number at ``-x / sqrt(2)``, about
+    ``x * x`` for negative x and below 1 for positive x (where erfc is near 2)."""
+    wide = np.asarray(x, np.float64)
+    return np.abs(_reference_gelu(wide)) * (1 + np.minimum(wide, 0) ** 2)
+
+
+def _reference_gelu(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # -inf * erfc(inf) is NaN, as XLA gives
+        return 0.5 * x * np.vectorize(math.erfc, otypes=[np.float64])(-x / math.sqrt(2))
+
+
 _SOFTPLUS_BOUND = (
     "within 4 ulps of abs(f(x)) * (1 + abs(y)) for float32 (2.7 measured on the 2-core "
     "CPU), 1 ulp for 16-bit floats, which compute in float32 and round once."
@@ -2007,6 +2027,36 @@ ROWS: tuple[ElementWise, ...] = (
         "2 * max(1, abs(alpha)) smallest normals); where beta * x overflows float32, the "
         "result is alpha * softplus(+-inf) (inf, or a zero), even where alpha * beta * x is "
         "finite.",
+    ),
+    ElementWise(
+        "GELU",
+        Activation,
+        _in_float32(_gelu),
+        (fl.band(FL.FL_5_1, (1, 8), _FLOATS),),
+        face="gelu",
+        family="ACTIVATION",
+        namesake_module="jax.nn",
+        namesake=False,
+        example=(
+            "float32",
+            ([-1.0, 0.0, 2.0],),
+            "Array([-0.15865527,  0.        ,  1.9544997 ], dtype=float32)",
+        ),
+        page="f(x) = 0.5 * x * (1 + erf(x / sqrt(2)))",
+        reference=_reference_in_float64(_reference_gelu),
+        exact=False,
+        ulps=4,
+        magnitude=_gelu_magnitude,
+        flush_bound=16,  # erfc(-x / sqrt(2)) subnormal: 0.5 * x times it, |x| < 15
+        differs="the exact GELU, jax.nn.gelu(x, approximate=False) bit for bit (float32); "
+        "jax.nn.gelu's default is the tanh approximation",
+        notes="0.5 * x * erfc(-x / sqrt(2)), as jax.nn.gelu(x, approximate=False) computes it "
+        "(1 + erf(z) cancels where z is very negative; erfc does not), float16 in float32 "
+        "rounded once. erfc's condition number (about x * x for negative x) multiplies the "
+        "rounding of -x / sqrt(2): within 4 ulps of abs(f(x)) * (1 + min(x, 0)**2) for "
+        "float32 (3.0 measured on the 2-core CPU), 1 ulp for 16-bit floats. Where erfc's "
+        "value is subnormal a backend may flush it (results below 16 smallest normals). "
+        "gelu(-inf) is NaN (-inf times erfc(inf) = 0), as jax.nn.gelu's.",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",

@@ -35,6 +35,7 @@ from dmljax._src.ops.element_wise import (
 __all__ = [
     "ActivationCeluOperatorDesc",
     "ActivationEluOperatorDesc",
+    "ActivationGeluOperatorDesc",
     "ActivationHardSigmoidOperatorDesc",
     "ActivationHardSwishOperatorDesc",
     "ActivationIdentityOperatorDesc",
@@ -134,6 +135,7 @@ __all__ = [
     "exp",
     "floor",
     "fmod",
+    "gelu",
     "greater",
     "greater_equal",
     "hard_sigmoid",
@@ -188,6 +190,7 @@ Parameterized = Callable[..., jax.Array]  # an array, then attributes with defau
 
 ActivationCeluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_CELU"]
 ActivationEluOperatorDesc: type[ActivationAlpha] = DESCS["ACTIVATION_ELU"]
+ActivationGeluOperatorDesc: type[Activation] = DESCS["ACTIVATION_GELU"]
 ActivationHardSigmoidOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_HARD_SIGMOID"]
 ActivationHardSwishOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_HARD_SWISH"]
 ActivationIdentityOperatorDesc: type[Activation] = DESCS["ACTIVATION_IDENTITY"]
@@ -308,6 +311,7 @@ erf: Unary = FUNCTIONS["erf"]
 exp: Unary = FUNCTIONS["exp"]
 floor: Unary = FUNCTIONS["floor"]
 fmod: Binary = FUNCTIONS["fmod"]
+gelu: Unary = FUNCTIONS["gelu"]
 greater: Binary = FUNCTIONS["greater"]
 greater_equal: Binary = FUNCTIONS["greater_equal"]
 hard_sigmoid: Parameterized = FUNCTIONS["hard_sigmoid"]

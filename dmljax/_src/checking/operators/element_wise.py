@@ -189,6 +189,7 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     "ACTIVATION_CELU": _table((_FL.FL_3_0, (1, 8), FLOATS)),
     "ACTIVATION_HARD_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
     "ACTIVATION_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
+    "ACTIVATION_GELU": _table((_FL.FL_5_1, (1, 8), FLOATS)),
     "ACTIVATION_RELU_GRAD": _table(
         (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
     ),
@@ -354,6 +355,12 @@ _EXACT_POINTS = (
         [0.0, -_INF, _INF, _NAN],
         [0.5, 0.0, 1.0, _NAN],
         "1 / (1 + exp(0)) is 0.5.",
+    ),
+    (
+        "ACTIVATION_GELU",
+        [0.0, -0.0, 8.0, _INF],
+        [0.0, -0.0, 8.0, _INF],
+        "0.5 * 8 * erfc(-8 / sqrt(2)) is 8 to float32's precision (erfc is 2 there).",
     ),
     ("ACTIVATION_SOFTSIGN", [0.0, -0.0, _INF, -3.0], [0.0, -0.0, _NAN, -0.75], "inf / inf is NaN."),
 )
@@ -1063,6 +1070,7 @@ _JNP = {
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
     "swish": lambda x, scale: x * jax.nn.sigmoid(scale * x),
+    "gelu": lambda x: jax.nn.gelu(x, approximate=False),
     "softplus": lambda x, steepness: jax.nn.softplus(steepness * x) / steepness,
     "parametric_softplus": lambda x, alpha, beta: alpha * jax.nn.softplus(beta * x),
     "mean": lambda a, b: (a + b) * 0.5,

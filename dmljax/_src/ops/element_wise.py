@@ -327,6 +327,17 @@ class ActivationAlphaBeta(ActivationAlpha):
     beta: float = contract.attribute(scalars.float32_attribute)
 
 
+def _flush_scaled_by(position: int) -> Callable[..., float]:
+    """A row's flush_bound where its attribute at ``position`` scales an intermediate that
+    a backend may flush: twice ``max(1, |value|)`` smallest normals (twice: a product just
+    below the smallest normal, which the type rounds up to it)."""
+
+    def bound(*values: Any) -> float:
+        return 2 * max(1.0, abs(float(np.float32(values[position]))))
+
+    return bound
+
+
 def _linear_magnitude(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
     """``|alpha * x| + |beta|`` in float64, the attributes as the desc holds them."""
     alpha64, beta64 = np.float64(np.float32(alpha)), np.float64(np.float32(beta))
@@ -1804,8 +1815,7 @@ ROWS: tuple[ElementWise, ...] = (
         exact=False,
         ulps=7,
         # gamma scales alpha * expm1(x), which a backend may flush where it is subnormal.
-        # (2: a product just below the smallest normal, which the type rounds up to it).
-        flush_bound=lambda alpha, gamma: 2 * max(1.0, abs(float(np.float32(gamma)))),
+        flush_bound=_flush_scaled_by(1),
         differs="takes alpha and gamma (jax.nn.selu's are fixed; the face's defaults are "
         "theirs); FLOAT16 computes in float32 and rounds once",
         notes="alpha and gamma are C FLOATs (float32); float16 computes in float32 and "
@@ -1838,7 +1848,7 @@ ROWS: tuple[ElementWise, ...] = (
         exact=False,
         ulps=8,
         # alpha scales tanh(beta * x), which a backend flushes where beta * x is subnormal.
-        flush_bound=lambda alpha, beta: 2 * max(1.0, abs(float(np.float32(alpha)))),
+        flush_bound=_flush_scaled_by(0),
         differs="no jax function; jnp's expression is alpha * jnp.tanh(beta * x)",
         notes="alpha and beta are C FLOATs (float32); float16 computes in float32 and "
         "rounds once. XLA's tanh, as ELEMENT_WISE_TANH's (within 6 ulps), of beta * x "
@@ -2019,7 +2029,7 @@ ROWS: tuple[ElementWise, ...] = (
         ulps=4,
         magnitude=_softplus_magnitude,
         # alpha scales ln(1 + exp(y)), which is subnormal where exp(y) is.
-        flush_bound=lambda alpha, beta: 2 * max(1.0, abs(float(np.float32(alpha)))),
+        flush_bound=_flush_scaled_by(0),
         differs="no jax function; jnp's expression is alpha * jax.nn.softplus(beta * x)",
         notes="alpha and beta are C FLOATs (float32); float16 computes in float32 and rounds "
         "once. alpha * jnp.logaddexp(beta * x, 0), SOFTPLUS's function of y = beta * x: "

@@ -452,8 +452,6 @@ def test_celu_refuses_an_alpha_it_cannot_divide_by(alpha):
 
 
 ROUNDING = [row.kind for row in ROWS if not row.exact and not row.attributes]
-# The jax function a row without a namesake is, value for value.
-_JNP_EXPRESSION = {"ACTIVATION_GELU": lambda x: jax.nn.gelu(x, approximate=False)}
 
 
 @pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16, np.float32], ids=str)
@@ -484,7 +482,8 @@ def test_each_function_that_rounds_meets_its_stated_bound_against_float64(name, 
     # jax's own function, value for value (widened: NumPy's NaN test lacks bfloat16), in
     # float32 where the row computes 16-bit floats so.
     wide = getattr(row.formula, "in_float32", False) and np.dtype(dtype).itemsize == 2
-    namesake = _namesake(row) if row.namesake else _JNP_EXPRESSION[name]
+    # A row without a namesake (GELU): the jax expression the bench times it against.
+    namesake = _namesake(row) if row.namesake else checking.jnp_expression(row)
     namesakes = np.asarray(namesake(x.astype(np.float32) if wide else x)).astype(dtype)
     np.testing.assert_array_equal(got.astype(np.float32), namesakes.astype(np.float32))
 

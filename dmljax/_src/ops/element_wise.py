@@ -360,15 +360,6 @@ class ActivationSwish(Activation):
     sigmoid_input_scale: float = contract.attribute(scalars.float32_attribute)
 
 
-def _swish_magnitude(x: np.ndarray, scale: float) -> np.ndarray:
-    """``|f(x)| * (1 + |scale * x|)``: sigmoid's condition number at ``y = scale * x`` is up
-    to ``|y|``, which multiplies the rounding of ``scale * x``."""
-    wide, scale64 = np.asarray(x, np.float64), np.float64(np.float32(scale))
-    with np.errstate(all="ignore"):
-        y = scale64 * wide
-        return np.abs(wide / (1 + np.exp(-y))) * (1 + np.abs(y))
-
-
 def _swish_flush_bound(scale: float) -> float:
     """Where sigmoid(scale * x) is subnormal (scale * x below -87.3) a backend may flush
     it, and x times it is then 0: up to ``|x| < 104 / |scale|`` smallest normals."""
@@ -381,17 +372,6 @@ class ActivationSoftplus(Activation):
     (``DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC``)."""
 
     steepness: float = contract.attribute(scalars.float32_attribute)
-
-
-def _softplus_magnitude(x: np.ndarray, *values: float) -> np.ndarray:
-    """``|f(x)| * (1 + |y|)`` for ``f = alpha * softplus(y)``, ``y = beta * x`` (SOFTPLUS:
-    ``alpha = 1 / steepness = 1 / beta``): softplus's condition number at ``y`` is up to
-    ``|y|``, which multiplies the rounding of ``y``."""
-    alpha, beta = (1 / values[0], values[0]) if len(values) == 1 else values
-    wide, beta64 = np.asarray(x, np.float64), np.float64(np.float32(beta))
-    with np.errstate(all="ignore"):
-        y = beta64 * wide
-        return np.abs(np.float64(np.float32(alpha)) * np.logaddexp(y, 0)) * (1 + np.abs(y))
 
 
 class ActivationAlphaGamma(ActivationAlpha):
@@ -1062,6 +1042,14 @@ def _softplus(x: jax.Array, steepness: Any) -> jax.Array:
     return jnp.maximum(x, zero) + jnp.log1p(jnp.exp(-jnp.abs(steepness * x))) / steepness
 
 
+def _swish_reference(x: np.ndarray, scale: Any) -> np.ndarray:
+    return x / (1 + np.exp(-scale * x))
+
+
+def _softplus_reference(x: np.ndarray, steepness: Any) -> np.ndarray:
+    return np.logaddexp(steepness * x, 0) / steepness
+
+
 def _reference_parametric_softplus(x: np.ndarray, alpha: Any, beta: Any) -> np.ndarray:
     """``alpha * ln(1 + exp(beta x))``, with ``beta x`` infinite where it overflows float32
     (the formula's intermediate, which the notes say)."""
@@ -1102,6 +1090,22 @@ _AFFINE_NOTES = (
     "is 2 ulps of abs(alpha * x) + abs(beta) for float32 (1 for 16-bit floats), not of the "
     "result itself (measured: 0.5 on the CPU, 1.0 on the H100)."
 )
+
+
+def _conditioned(f: Callable[..., Any], scale: int) -> Callable[..., np.ndarray]:
+    """The magnitude ``|f(x)| * (1 + |y|)`` of a function whose condition number at its
+    scaled input ``y = values[scale] * x`` is up to ``|y|`` (sigmoid's in SWISH, softplus's):
+    that number multiplies the rounding of ``y``. ``f`` takes float64 values, as
+    :func:`_reference_in_float64`'s does."""
+
+    def magnitude(x: np.ndarray, *values: float) -> np.ndarray:
+        wide = np.asarray(x, np.float64)
+        attributes = [np.float64(np.float32(v)) for v in values]
+        with np.errstate(all="ignore"):
+            y = attributes[scale] * wide
+            return np.abs(f(wide, *attributes)) * (1 + np.abs(y))
+
+    return magnitude
 
 
 def _reference_in_float64(f: Callable[..., Any]) -> Callable[..., np.ndarray]:
@@ -1958,11 +1962,11 @@ ROWS: tuple[ElementWise, ...] = (
         example_statics=(1.0,),
         example_attributes="sigmoid_input_scale=1.0",
         page="f(x) = x * sigmoid(sigmoid_input_scale * x)",
-        reference=_reference_in_float64(lambda x, scale: x / (1 + np.exp(-scale * x))),
+        reference=_reference_in_float64(_swish_reference),
         read=_read_float32,
         exact=False,
         ulps=6,
-        magnitude=_swish_magnitude,
+        magnitude=_conditioned(_swish_reference, scale=0),
         flush_bound=_swish_flush_bound,
         differs="takes sigmoid_input_scale (jax.nn.swish's is 1, the face's default); "
         "FLOAT16 computes in float32 and rounds once",
@@ -1992,11 +1996,11 @@ ROWS: tuple[ElementWise, ...] = (
         example_statics=(1.0,),
         example_attributes="steepness=1.0",
         page="f(x) = ln(1 + exp(steepness * x)) / steepness",
-        reference=_reference_in_float64(lambda x, k: np.logaddexp(k * x, 0) / k),
+        reference=_reference_in_float64(_softplus_reference),
         read=_read_steepness,
         exact=False,
         ulps=4,
-        magnitude=_softplus_magnitude,
+        magnitude=_conditioned(_softplus_reference, scale=0),
         flush_bound=2,  # exp(steepness * x) subnormal: the result is below it
         differs="takes steepness (jax.nn.softplus's is 1, the face's default); FLOAT16 "
         "computes in float32 and rounds once",
@@ -2027,7 +2031,7 @@ ROWS: tuple[ElementWise, ...] = (
         read=_read_float32,
         exact=False,
         ulps=4,
-        magnitude=_softplus_magnitude,
+        magnitude=_conditioned(_reference_parametric_softplus, scale=1),
         # alpha scales ln(1 + exp(y)), which is subnormal where exp(y) is.
         flush_bound=_flush_scaled_by(0),
         differs="no jax function; jnp's expression is alpha * jax.nn.softplus(beta * x)",

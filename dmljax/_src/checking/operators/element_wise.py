@@ -34,7 +34,14 @@ from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS, ElementWise
 from dmljax._src.tensor_desc import TensorDesc
 
-__all__ = ["CHECKS", "DOCUMENTED_SUPPORT", "EXAMPLES", "attributes_of", "draw_attributes"]
+__all__ = [
+    "CHECKS",
+    "DOCUMENTED_SUPPORT",
+    "EXAMPLES",
+    "attributes_of",
+    "draw_attributes",
+    "jnp_expression",
+]
 
 _T = DataType
 _FL = FeatureLevel
@@ -1110,9 +1117,21 @@ def _bench_operands(row: ElementWise) -> Any:
     return lambda key, shape: inside(operands.normal(key, shape))
 
 
+def jnp_expression(row: ElementWise) -> Any:
+    """What a JAX user writes for the row's face, given its arrays and attributes: the
+    expression the bench times it against (``jax.nn.gelu(x, approximate=False)`` for
+    GELU), else jax.numpy's function of the face's name.
+
+    >>> gelu = next(row for row in ROWS if row.kind == "ACTIVATION_GELU")
+    >>> float(jnp_expression(gelu)(jnp.float32(0.0)))
+    0.0
+    """
+    return _JNP.get(row.face) or getattr(jnp, row.face)
+
+
 def _bench_of(row: ElementWise) -> Any:
     values = tuple(_BENCH_VALUES[name] for name in row.attributes)
-    face, namesake = element_wise.FUNCTIONS[row.face], _JNP.get(row.face) or getattr(jnp, row.face)
+    face, namesake = element_wise.FUNCTIONS[row.face], jnp_expression(row)
     if row.uint_output:  # jnp's tests give bool; DirectML's 1 or 0, of uint8 on the face
         namesake = _in_uint8(namesake)
     draw = _bench_operands(row)

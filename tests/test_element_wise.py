@@ -439,7 +439,7 @@ def test_selu_is_jax_nn_selu_at_its_defaults():
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))  # -0.0's sign
 
 
-@pytest.mark.parametrize("alpha", [0.0, -0.0, float("nan"), 1e-45, -1e-40])
+@pytest.mark.parametrize("alpha", [0.0, -0.0, float("nan"), 1e-45, -1e-40, float("inf"), -1e39])
 def test_celu_refuses_an_alpha_it_cannot_divide_by(alpha):
     # A float32 subnormal alpha reads as 0 where the device flushes subnormals: the
     # quotient x / alpha would then be infinite or NaN depending on the machine.

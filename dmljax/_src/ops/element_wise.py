@@ -985,15 +985,18 @@ def _read_steepness(value: float, dtype: np.dtype[Any], *, op: str, field: str) 
 
 
 def _read_divisor_float32(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
-    """:func:`_read_float32` for an attribute the formula divides by: zero, NaN and the
-    float32 subnormals refused (a backend that flushes subnormals reads those as zero,
-    and the quotient then is infinite or NaN, depending on the device)."""
-    if math.isnan(value) or abs(np.float32(value)) < np.finfo(np.float32).tiny:
+    """:func:`_read_float32` for an attribute the formula divides by: zero, NaN, the
+    infinities and the float32 subnormals refused (a backend that flushes subnormals
+    reads those as zero, and the quotient then is infinite or NaN, by device)."""
+    with np.errstate(over="ignore"):  # 1e39 is an infinity of float32, refused below
+        magnitude = abs(np.float32(value))
+    if not np.finfo(np.float32).tiny <= magnitude < np.inf:  # NaN too
         raise InvalidArgumentError(
             op,
             field,
-            "a nonzero normal float32 number (the formula divides by it; a subnormal one "
-            "reads as 0 where the device flushes subnormals)",
+            "a finite, nonzero normal float32 number (the formula divides by it: a subnormal "
+            "one reads as 0 where the device flushes subnormals, an infinite one makes "
+            "alpha * (exp(x / alpha) - 1) NaN)",
             repr(value),
         )
     return _read_float32(value, dtype, op=op, field=field)
@@ -1788,10 +1791,11 @@ ROWS: tuple[ElementWise, ...] = (
         read=_read_divisor_float32,
         exact=False,
         ulps=6,
-        notes="alpha is a C FLOAT (float32), refused where it is 0 or NaN (the formula "
-        "divides by it); float16 computes in float32 and rounds once. exp(x / alpha) - 1 is "
-        "computed as expm1, and -0.0 gives 0.0, as the page's sum does. Within 6 ulps of "
-        "the float64 result for float32 (expm1's, as ELU's) and 1 for 16-bit floats.",
+        notes="alpha is a C FLOAT (float32), refused where it is 0, subnormal, infinite or "
+        "NaN (the formula divides by it); float16 computes in float32 and rounds once. "
+        "exp(x / alpha) - 1 is computed as expm1, and -0.0 gives 0.0, as the page's sum "
+        "does. Within 6 ulps of the float64 result for float32 (expm1's, as ELU's) and 1 "
+        "for 16-bit floats.",
     ),
     ElementWise(
         "SCALED_ELU",

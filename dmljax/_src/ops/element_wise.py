@@ -247,6 +247,14 @@ class ElementWiseClip1(ElementWiseUnary):
             object.__setattr__(self, name, held)
 
 
+class ElementWiseConstantPow(ElementWiseUnary):
+    """:class:`ElementWiseUnary` with a C ``FLOAT`` ``exponent``
+    (``DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC``), rounded to float32 when the desc is
+    made."""
+
+    exponent: float = contract.attribute(scalars.float32_attribute)
+
+
 class RoundingMode(DmlEnum):
     """A ``DML_ROUNDING_MODE``: how ROUND rounds a value to a whole number.
 
@@ -1123,6 +1131,32 @@ def _reference_in_float64(f: Callable[..., Any]) -> Callable[..., np.ndarray]:
     return reference
 
 
+def _atan2(a: jax.Array, b: jax.Array) -> jax.Array:
+    """XLA's atan2, with a pair of subnormals first made normal, each times ``2**(p + 1)``
+    for a type of ``p`` fraction bits (exact, and the angle is the same): XLA:CPU's
+    float32 ``atan2`` of two subnormals is NaN (jax 0.10.2: ``jnp.atan2(1e-39, 2e-39)``).
+    A backend that reads subnormals as zeros gives the angle of the zeros instead, as the
+    family's Subnormals rule allows."""
+    info = jnp.finfo(a.dtype)
+    tiny = np.asarray(info.tiny, a.dtype)
+    both = (jnp.abs(a) < tiny) & (jnp.abs(b) < tiny)
+    scale = np.asarray(2.0 ** (info.nmant + 1), a.dtype)
+    return lax.atan2(jnp.where(both, a * scale, a), jnp.where(both, b * scale, b))
+
+
+# ATAN_YX's and the POWs' bounds: the largest error measured on the CPU plus one ulp, and
+# CUDA's documented bounds (atan2f 3 ulps, powf 4) plus one until measured on a GPU.
+_ATAN2_ULPS = 4
+_POW_ULPS = 5
+_POW_NOTES = (
+    "IEEE's pow, as C's pow and XLA's give it: a negative base with a whole exponent keeps "
+    "its sign where the exponent is odd, and with any other exponent gives NaN, as the page "
+    "says; pow(x, 0) is 1 and pow(1, y) is 1 for every x and y, NaN included; pow(0.0, y) "
+    "is inf for y < 0. Exponent is a C FLOAT (float32); float16 computes in float32 and "
+    f"rounds once. Within {_POW_ULPS} ulps of the float64 result for float32 (measured: 1 "
+    "on XLA:CPU, jax 0.10.2, over 3 * 2**20 values for 11 exponents) and 1 for 16-bit "
+    "floats."
+)
 _ACTIVATION_BANDS = (
     fl.band(FL.FL_1_0, (4, 4), _FLOATS),
     fl.band(FL.FL_2_0, (4, 5), _FLOATS),
@@ -2490,6 +2524,51 @@ ROWS: tuple[ElementWise, ...] = (
         cpu=(5, 1, 0),
         h100=(5, 0, 0),
         namesake_module="jax.scipy.special",
+    ),
+    ElementWise(
+        "ATAN_YX",
+        ElementWiseBinary,
+        _atan2,
+        (fl.band(FL.FL_3_1, (1, 8), _FLOATS),),
+        face="atan2",
+        example=(
+            "float32",
+            ([1.0, -0.0, 2.0], [0.0, -1.0, 2.0]),
+            "Array([ 1.5707964, -3.1415927,  0.7853982], dtype=float32)",
+        ),
+        page="f(y, x) = atan2(y, x)",
+        reference=_float64_then_round(np.arctan2),
+        exact=False,
+        ulps=_ATAN2_ULPS,
+        differs="where a and b are both subnormal, the angle (XLA:CPU's float32 jnp.atan2 "
+        "gives NaN there)",
+        notes="a is the Y-axis value, b the X-axis one. XLA's atan2, as jnp.atan2 computes "
+        f"it, within {_ATAN2_ULPS} ulps of the float64 result (measured as the functions of "
+        "one tensor are, over pairs: on XLA:CPU, jax 0.10.2, float32 1, float16 1, bfloat16 "
+        "0). The page leaves the origin undefined; dmljax gives IEEE's atan2 there, as "
+        "every other value: +-0 or +-pi by the zeros' signs (atan2(0.0, -0.0) is pi).",
+    ),
+    ElementWise(
+        "CONSTANT_POW",
+        ElementWiseConstantPow,
+        _in_float32(lax.pow),
+        (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
+        face="constant_pow",
+        namesake=False,
+        example=(
+            "float32",
+            ([4.0, 2.0, -3.0],),
+            "Array([2.       , 1.4142135,       nan], dtype=float32)",
+        ),
+        example_statics=(0.5,),
+        example_attributes="exponent=0.5",
+        page="f(x) = pow(x, Exponent)",
+        reference=_reference_in_float64(np.power),
+        read=_read_float32,
+        exact=False,
+        ulps=_POW_ULPS,
+        differs="jnp.pow(x, exponent) with the exponent a static float32 (a C FLOAT)",
+        notes=_POW_NOTES,
     ),
     _comparison_row("EQUALS", lax.eq, np.equal, "equal", "==", _COMPARISON_BANDS),
     _comparison_row("GREATER_THAN", lax.gt, np.greater, "greater", ">", _COMPARISON_BANDS),

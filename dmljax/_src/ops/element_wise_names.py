@@ -25,6 +25,7 @@ from dmljax._src.ops.element_wise import (
     ElementWiseBinary,
     ElementWiseClip,
     ElementWiseClip1,
+    ElementWiseConstantPow,
     ElementWiseIsInfinity,
     ElementWiseRound,
     ElementWiseThreshold,
@@ -61,6 +62,7 @@ __all__ = [
     "ElementWiseAsinOperatorDesc",
     "ElementWiseAsinhOperatorDesc",
     "ElementWiseAtanOperatorDesc",
+    "ElementWiseAtanYxOperatorDesc",
     "ElementWiseAtanhOperatorDesc",
     "ElementWiseBitAndOperatorDesc",
     "ElementWiseBitCountOperatorDesc",
@@ -72,6 +74,7 @@ __all__ = [
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
     "ElementWiseClipOperatorDesc",
+    "ElementWiseConstantPowOperatorDesc",
     "ElementWiseCosOperatorDesc",
     "ElementWiseCoshOperatorDesc",
     "ElementWiseDifferenceSquareOperatorDesc",
@@ -116,6 +119,7 @@ __all__ = [
     "asin",
     "asinh",
     "atan",
+    "atan2",
     "atanh",
     "bitwise_and",
     "bitwise_count",
@@ -125,6 +129,7 @@ __all__ = [
     "ceil",
     "celu",
     "clip",
+    "constant_pow",
     "cos",
     "cosh",
     "difference_square",
@@ -220,6 +225,7 @@ ElementWiseAddOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_ADD"]
 ElementWiseAsinOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ASIN"]
 ElementWiseAsinhOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ASINH"]
 ElementWiseAtanOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ATAN"]
+ElementWiseAtanYxOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_ATAN_YX"]
 ElementWiseAtanhOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ATANH"]
 ElementWiseBitAndOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_BIT_AND"]
 ElementWiseBitCountOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["ELEMENT_WISE_BIT_COUNT"]
@@ -233,6 +239,9 @@ ElementWiseBitXorOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_BIT
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["ELEMENT_WISE_CLIP1"]
 ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["ELEMENT_WISE_CLIP"]
+ElementWiseConstantPowOperatorDesc: type[ElementWiseConstantPow] = DESCS[
+    "ELEMENT_WISE_CONSTANT_POW"
+]
 ElementWiseCosOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_COS"]
 ElementWiseCoshOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_COSH"]
 ElementWiseDifferenceSquareOperatorDesc: type[ElementWiseBinary] = DESCS[
@@ -292,6 +301,7 @@ add: Binary = FUNCTIONS["add"]
 asin: Unary = FUNCTIONS["asin"]
 asinh: Unary = FUNCTIONS["asinh"]
 atan: Unary = FUNCTIONS["atan"]
+atan2: Binary = FUNCTIONS["atan2"]
 atanh: Unary = FUNCTIONS["atanh"]
 bitwise_and: Binary = FUNCTIONS["bitwise_and"]
 bitwise_count: Unary = FUNCTIONS["bitwise_count"]
@@ -301,6 +311,7 @@ bitwise_xor: Binary = FUNCTIONS["bitwise_xor"]
 ceil: Unary = FUNCTIONS["ceil"]
 celu: Parameterized = FUNCTIONS["celu"]
 clip: Bounded = FUNCTIONS["clip"]
+constant_pow: Parameterized = FUNCTIONS["constant_pow"]
 cos: Unary = FUNCTIONS["cos"]
 cosh: Unary = FUNCTIONS["cosh"]
 difference_square: Binary = FUNCTIONS["difference_square"]

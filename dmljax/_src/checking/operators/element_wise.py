@@ -201,6 +201,8 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
     ),
     "ELEMENT_WISE_RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
+    "ELEMENT_WISE_ATAN_YX": _table((_FL.FL_3_1, (1, 8), FLOATS)),
+    "ELEMENT_WISE_CONSTANT_POW": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
         for name in _element_wise("EXP", "LOG", "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN")
@@ -623,6 +625,23 @@ _WORKED: dict[
         "1 - 3 wraps to 4294967294, whose square wraps to 4; 70000**2 is 4900000000, "
         "which wraps to 605032704.",
     ),
+    "ELEMENT_WISE_ATAN_YX": (
+        {},
+        {
+            "ATensor": ("FLOAT32", [0.0, -0.0, 1.0, -1.0]),
+            "BTensor": ("FLOAT32", [-0.0, -2.0, 0.0, _INF]),
+        },
+        ("FLOAT32", [3.1415927, -3.1415927, 1.5707964, -0.0]),
+        "IEEE's atan2: at the origin (which the page leaves undefined) +-0 or +-pi by the "
+        "zeros' signs; y = 1 over x = 0 is pi / 2; -1 over inf is -0.0.",
+    ),
+    "ELEMENT_WISE_CONSTANT_POW": (
+        {"ScaleBias": {"Scale": -1, "Bias": 0}, "Exponent": 3.0},
+        {"InputTensor": ("FLOAT32", [2.0, -0.5, _INF, -0.0])},
+        ("FLOAT32", [-8.0, 0.125, -_INF, 0.0]),
+        "(-x) ** 3: a negative base with an odd whole exponent keeps its sign; -inf ** 3 "
+        "is -inf; -(-0.0) + 0 is 0.0.",
+    ),
     "ELEMENT_WISE_RECIP": (
         {"ScaleBias": {"Scale": 2, "Bias": 0}},
         {"InputTensor": ("FLOAT32", [0.25, -0.0, _INF, -1.0])},
@@ -830,6 +849,7 @@ _FLOAT_ATTRIBUTES = {
     "gamma": [0.5, 1.0507, 2.0],
     "sigmoid_input_scale": [1.0, 0.5, -2.0, 1.702],
     "steepness": [1.0, 2.0, 3.7],
+    "exponent": [2.0, 0.5, 3.0, -1.0, 1.5],
 }
 
 
@@ -901,8 +921,9 @@ def _sweep_of(row: ElementWise) -> Any:
     return sweep
 
 
-# The rows whose b divides a: their float divisors are kept from 0 (no NaN quotients).
-_DIVIDES = _element_wise("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR")
+# The rows whose b divides a: their float divisors are kept from 0 (no NaN quotients; and
+# ATAN_YX's atan(a / b) has no derivative at the origin).
+_DIVIDES = _element_wise("DIVIDE", "MODULUS_TRUNCATE", "MODULUS_FLOOR", "ATAN_YX")
 
 
 def _operand(
@@ -937,6 +958,8 @@ _DOMAIN: dict[str, Any] = {
         for name in _element_wise("EXP", "SIN", "COS", "ATAN", "SINH", "COSH", "TANH", "ASINH")
     },
     "ELEMENT_WISE_ERF": lambda v: v / 32,
+    # Positive bases (a fractional exponent of a negative one is NaN), away from 0.
+    "ELEMENT_WISE_CONSTANT_POW": lambda v: np.abs(v) / 32 + 0.5,
 }
 
 
@@ -946,6 +969,7 @@ _DOMAIN: dict[str, Any] = {
 _SMOOTH_ON: dict[str, Any] = {
     "ELEMENT_WISE_LOG": lambda x: abs(x) + 0.5,
     "ELEMENT_WISE_ACOSH": lambda x: abs(x) + 1.5,
+    "ELEMENT_WISE_CONSTANT_POW": lambda x: abs(x) + 0.5,
     **{name: lambda x: x / (4 + abs(x)) for name in _element_wise("ASIN", "ACOS", "ATANH")},
 }
 
@@ -961,15 +985,17 @@ def _bits_of(data: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
     return np.asarray(data).astype(f"uint{dtype.itemsize * 8}").view(dtype)
 
 
-# A bit operation's results depend on the type's encoding; these inputs give the same
-# values in every type: NOT of every bit set is 0 (0.0 for floats), a count of the same
-# bits is the same count, a shift by 0 is its input (AND, OR and XOR of x with itself are
-# x, x and 0 already).
+# Inputs that give the same values in every type, for the rows whose results on the
+# support data depend on the type: a bit operation's on its encoding (NOT of every bit set
+# is 0, 0.0 for floats; a count of the same bits is the same count; a shift by 0 is its
+# input; AND, OR and XOR of x with itself are x, x and 0 already), ATAN_YX's rounding.
 _SUPPORT_INPUTS: dict[str, Any] = {
     "ELEMENT_WISE_BIT_NOT": lambda data, dtype: (_bits_of(np.full(data.shape, -1), dtype),),
     "ELEMENT_WISE_BIT_COUNT": lambda data, dtype: (_bits_of(data, dtype),),
     "ELEMENT_WISE_BIT_SHIFT_LEFT": lambda data, dtype: (data, np.zeros_like(data)),
     "ELEMENT_WISE_BIT_SHIFT_RIGHT": lambda data, dtype: (data, np.zeros_like(data)),
+    # atan2(0, x) is 0 for every x > 0, in every type (its other values round apart).
+    "ELEMENT_WISE_ATAN_YX": lambda data, dtype: (np.zeros_like(data), data + 1),
 }
 
 
@@ -1080,6 +1106,7 @@ _JNP = {
     "gelu": lambda x: jax.nn.gelu(x, approximate=False),
     "softplus": lambda x, steepness: jax.nn.softplus(steepness * x) / steepness,
     "parametric_softplus": lambda x, alpha, beta: alpha * jax.nn.softplus(beta * x),
+    "constant_pow": lambda x, exponent: jnp.pow(x, np.float32(exponent)),
     "mean": lambda a, b: (a + b) * 0.5,
     "difference_square": lambda a, b: jnp.square(a - b),
     "threshold": jnp.maximum,
@@ -1103,6 +1130,7 @@ _BENCH_VALUES = {
     "beta": 0.5,
     "sigmoid_input_scale": 1.0,
     "steepness": 1.0,
+    "exponent": 2.5,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

@@ -327,11 +327,15 @@ def index_tuple_cases(
     )  # fmt: skip
 
 
-def support_index_type(band: Any) -> dml.DataType:
+def support_index_type(band: Any) -> Any:
     """The index type a support-table check builds its descs with: UINT32, which every
-    level has had, unless the band (a restated table row, or None) leaves it out."""
+    level has had, unless the band (a restated table row) leaves it out; None where the
+    band has no other type (an operator without one, or POW before FL 3_0, whose exponent
+    then has the data's type)."""
     u32 = dml.DataType.UINT32
-    return u32 if band is None or band[2] is None or u32 in band[2] else min(band[2], key=str)
+    if band is not None and band[2] is None:
+        return None
+    return u32 if band is None or u32 in band[2] else min(band[2], key=str)
 
 
 def support_data_type(band: Any) -> dml.DataType:

@@ -1547,10 +1547,13 @@ def _x64_case(operator: dml.Operator) -> tuple[Any, str] | None:
     # The output's data type, or (a test's output is UINT32 or UINT8) its inputs'.
     fields = (operator.output_fields[0], *operator.input_fields)
     data = next((w for f in fields for w in wide if w in latest[f].data_types), None)
-    support_case = all_checks()[operator.name].support_case
+    checks = all_checks()[operator.name]
+    support_case = checks.support_case
     assert support_case is not None
+    # The other input's types too (IF's condition is UINT8 only).
+    others = sorted(checks.documented_support[max(checks.documented_support)][2] or (), key=str)
     with jax.enable_x64(True):
-        for types in [(data, U32), (F32, T.INT64), (F32, T.UINT64)]:
+        for types in [(data, U32), *((data, t) for t in others), (F32, T.INT64), (F32, T.UINT64)]:
             if types[0] is None:
                 continue
             desc, _ = support_case(4, *types)  # pyright: ignore[reportArgumentType]

@@ -5,6 +5,7 @@ tables and examples are tests/test_conformance.py's, from the rows."""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import pathlib
 import typing
@@ -35,8 +36,7 @@ BY_NAME = {row.kind: row for row in ROWS}
 
 def _jax_dtypes(row: ElementWise) -> list[np.dtype[Any]]:
     """The row's latest types that JAX holds without x64, and bfloat16 with its floats."""
-    types = sorted(element_wise.face_dtypes(row), key=str)
-    return [t for t in types if t.itemsize < 8]
+    return sorted(_small(element_wise.face_dtypes(row)), key=str)
 
 
 def _values(dtype: np.dtype[Any]) -> st.SearchStrategy[Any]:
@@ -145,13 +145,25 @@ def _case(
 ) -> tuple[ElementWise, tuple[np.ndarray, ...], tuple[Any, ...]]:
     row = BY_NAME[draw(st.sampled_from(names))]
     dtype = draw(st.sampled_from(_jax_dtypes(row)))
+    # An input apart (IF's condition, POW's exponent) in any dtype of its field's.
+    dtypes = [
+        draw(st.sampled_from(sorted(_small(row.field_dtypes(i)), key=str)))
+        if i in row.apart
+        else dtype
+        for i in range(row.arity)
+    ]
     shape = tuple(draw(st.lists(st.integers(1, 3), min_size=0, max_size=3)))
-    arrays = [draw(hnp.arrays(dtype, shape, elements=_values(dtype)))]
-    for _ in range(row.arity - 1):  # the other operand the same shape, or one broadcast
+    arrays = [draw(hnp.arrays(dtypes[0], shape, elements=_values(dtypes[0])))]
+    for other_dtype in dtypes[1:]:  # the other operands the same shape, or broadcast
         other = shape[draw(st.integers(0, len(shape))) :]
         other = tuple(1 if draw(st.booleans()) else s for s in other)
-        arrays.append(draw(hnp.arrays(dtype, other, elements=_values(dtype))))
+        arrays.append(draw(hnp.arrays(other_dtype, other, elements=_values(other_dtype))))
     return row, tuple(arrays), draw(_attribute_values(row, dtype))
+
+
+def _small(dtypes: frozenset[np.dtype[Any]]) -> list[np.dtype[Any]]:
+    """The dtypes JAX holds without x64."""
+    return [t for t in dtypes if t.itemsize < 8]
 
 
 @hypothesis.settings(max_examples=300, deadline=None)
@@ -172,16 +184,19 @@ def _strided_desc(
     where it broadcasts (as DirectML broadcasts), at rank 4 at least."""
     rank = max(4, len(out_shape))
     sizes = (1,) * (rank - len(out_shape)) + out_shape
-    data_type = T.from_dtype(xs[0].dtype)
     fields = [f for f in row.shape.__dataclass_fields__ if f.endswith("_tensor")]
     tensors = {}
-    for field, x in zip(fields, xs, strict=False):
+    for field, x in zip(fields, xs, strict=False):  # each of its own type (IF's condition)
         aligned = (1,) * (rank - x.ndim) + x.shape
         packed = [int(np.prod(aligned[d + 1 :])) for d in range(rank)]
         strides = tuple(0 if a != s else p for a, s, p in zip(aligned, sizes, packed, strict=True))
-        tensors[field] = dml.TensorDesc(data_type=data_type, sizes=sizes, strides=strides)
-    out_type = T.from_dtype(row.output_dtype(xs[0].dtype))  # a test's: UINT8
+        tensors[field] = dml.TensorDesc(
+            data_type=T.from_dtype(x.dtype), sizes=sizes, strides=strides
+        )
+    shared = xs[row.first_shared].dtype
+    out_type = T.from_dtype(row.output_dtype(shared))  # a test's: UINT8
     tensors[row.output_field] = dml.TensorDesc(data_type=out_type, sizes=sizes)
+    data_type = T.from_dtype(shared)
     attributes = checking.attributes_of(row, data_type, values)
     return element_wise.DESCS[row.kind](**tensors, **attributes)
 
@@ -420,6 +435,39 @@ def test_constant_pow_is_jnp_pow_of_a_float32_exponent():
         np.testing.assert_array_equal(np.signbit(got[got == 0]), np.signbit(want[want == 0]))
 
 
+def test_pow_takes_an_exponent_of_its_own_type_from_fl_3_0():
+    x = np.array([2.0, -2.0, 0.5, -1.0], np.float32).reshape(1, 1, 2, 2)
+    e = np.array([3, 3, -2, 16777217], np.int32).reshape(1, 1, 2, 2)
+    t, exponent = dml.TensorDesc.from_array(x), dml.TensorDesc.from_array(e)
+    desc = dml.ElementWisePowOperatorDesc(input_tensor=t, exponent_tensor=exponent, output_tensor=t)
+    half = dataclasses.replace(
+        desc, exponent_tensor=dataclasses.replace(exponent, data_type=T.FLOAT16)
+    )
+    for spoiled, match in ((desc, "one of FLOAT32, FLOAT16"), (half, "until FL_3_0")):
+        helpers.refused(
+            lambda d=spoiled: dml.compile_operator(d, feature_level=dml.FeatureLevel.FL_2_1),
+            field="exponent_tensor.data_type",
+            match=match,
+        )
+    # (-1) ** (2**24 + 1) is -1: the parity is the integer's, which float32 cannot hold.
+    want = np.array([8.0, -8.0, 4.0, -1.0], np.float32).reshape(x.shape)
+    np.testing.assert_array_equal(dml.compile_operator(desc)(x, e), want)
+    np.testing.assert_array_equal(dml.pow(x, e), want)
+
+
+def test_where_takes_a_uint8_or_bool_condition_only():
+    a, b = np.array([1.0, 2.0], np.float32), np.array([-1.0, -2.0], np.float32)
+    want = np.array([1.0, -2.0], np.float32)
+    np.testing.assert_array_equal(dml.where(np.array([7, 0], np.uint8), a, b), want)
+    np.testing.assert_array_equal(dml.where(np.array([True, False]), a, b), want)
+    np.testing.assert_array_equal(dml.where(np.array([True, False]), a, 5.0), [1.0, 5.0])
+    truth = np.array([1, 0], np.uint8)
+    helpers.refused(lambda: dml.where(truth.astype(np.float32), a, b), field="condition",
+                    match="uint8")  # fmt: skip
+    helpers.refused(lambda: dml.where(truth, a, b.astype(np.float16)), field="b",
+                    match="float32")  # fmt: skip
+
+
 def test_relu_grad_is_the_pullback_of_jax_nn_relu():
     # (Not at subnormal x: the family's rule lets a backend read them as zeros.)
     x = np.array([np.nan, 0.0, -0.0, 2.0, -1.0, np.inf, 2e-38], np.float32)
@@ -498,11 +546,16 @@ def test_each_function_that_rounds_meets_its_stated_bound_against_float64(name, 
     # A row without a namesake (GELU): the jax expression the bench times it against.
     namesake = _namesake(row) if row.namesake else checking.jnp_expression(row)
     namesakes = namesake(*(x.astype(np.float32) if wide else x for x in xs))
-    namesakes = np.asarray(namesakes).astype(dtype)
-    if row.kind == "ELEMENT_WISE_ATAN_YX":  # two subnormals: jnp.atan2's NaN (row.differs)
-        tiny = float(jnp.finfo(dtype).tiny)
-        both = np.all([np.abs(x.astype(np.float64)) < tiny for x in xs], axis=0)
-        got, namesakes = got[~both], namesakes[~both]
+    with np.errstate(over="ignore"):  # a float32 result beyond float16's range
+        namesakes = np.asarray(namesakes).astype(dtype)
+    # Where XLA:CPU's own is wrong (row.differs): atan2 of two subnormals, pow of one.
+    tiny = float(jnp.finfo(dtype).tiny)
+    subnormal = [(np.abs(x.astype(np.float64)) < tiny) & (x != 0) for x in xs]
+    wrong = {
+        "ELEMENT_WISE_ATAN_YX": lambda: np.all(subnormal, axis=0),
+        "ELEMENT_WISE_POW": lambda: np.any(subnormal, axis=0),
+    }.get(row.kind, lambda: np.zeros(got.shape, bool))()
+    got, namesakes = got[~wrong], namesakes[~wrong]
     np.testing.assert_array_equal(got.astype(np.float32), namesakes.astype(np.float32))
 
 

@@ -28,7 +28,7 @@ def _face_type(row: ElementWise) -> str:
         return "Bounded"
     if row.attributes:
         return "Parameterized"
-    return {1: "Unary", 2: "Binary"}[row.arity]
+    return {1: "Unary", 2: "Binary", 3: "Ternary"}[row.arity]
 
 
 def _binding(desc: str, row: str, shape: str) -> str:
@@ -72,6 +72,7 @@ def render() -> str:
         "",
         "Unary = Callable[[ArrayLike], jax.Array]",
         "Binary = Callable[[ArrayLike, ArrayLike], jax.Array]",
+        "Ternary = Callable[[ArrayLike, ArrayLike, ArrayLike], jax.Array]",
         "Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]",
         "Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults",
         "",

@@ -52,8 +52,9 @@ input (indices, sequence lengths; None when it has none)."""
 
 SupportCase = Callable[[int, DataType, DataType], tuple[Any, tuple[np.ndarray, ...]]]
 """``(rank, data_type, index_type) -> (desc, inputs)``: a valid desc of ``rank``
-dimensions whose data tensors have ``data_type`` and whose other input ``index_type``,
-and input arrays for it whose values every type holds exactly."""
+dimensions whose data tensors have ``data_type`` and whose other input ``index_type``
+(None where the table has no other type), and input arrays for it whose values every type
+holds exactly."""
 
 
 def data_of(sizes: tuple[int, ...], data_type: DataType) -> np.ndarray:

@@ -39,6 +39,7 @@ from dmljax._src.dtypes import DataType
 from dmljax._src.enums import DmlEnum
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
+from dmljax._src.ops import cast
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -151,7 +152,7 @@ def _check_scale_bias(desc: Any, *, op: str) -> None:
         )
 
 
-def _check_fused_activation(desc: Any, *, op: str) -> None:
+def _check_fused_activation(desc: Any, *, op: str, level: FL) -> None:
     activation = getattr(desc, "fused_activation", None)
     if activation is None:
         return
@@ -165,7 +166,7 @@ def _check_fused_activation(desc: Any, *, op: str) -> None:
         )
     fused_row = _ROW_OF_DESC[type(activation)]
     if fused_row.check is not None:
-        fused_row.check(activation, f"{op}.fused_activation")
+        fused_row.check(activation, f"{op}.fused_activation", level)
 
 
 def apply_fused_activation(y: jax.Array, activation: Any) -> jax.Array:
@@ -207,6 +208,28 @@ class ElementWiseBinary(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
     """The desc of a function of two tensors (``DML_ELEMENT_WISE_ADD_OPERATOR_DESC`` and
     its kin): ``a_tensor``, ``b_tensor`` and ``output_tensor`` of the same sizes."""
 
+    a_tensor: TensorDesc = contract.tensor_field("input")
+    b_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+
+
+class ElementWisePow(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """The desc of POW: ``input_tensor``, an ``exponent_tensor`` of the same sizes (of a
+    type of its own from FL 3_0), ``output_tensor`` of the input's type, and an optional
+    :class:`ScaleBias`, applied to the input (``DML_ELEMENT_WISE_POW_OPERATOR_DESC``)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    exponent_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    scale_bias: ScaleBias | None = contract.attribute(scale_bias_attribute, default=None)
+
+
+class ElementWiseIf(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike, ArrayLike]):
+    """The desc of IF: a UINT8 ``condition_tensor`` that selects ``a_tensor`` where it is
+    nonzero and ``b_tensor`` elsewhere, into ``output_tensor`` of a's and b's type
+    (``DML_ELEMENT_WISE_IF_OPERATOR_DESC``)."""
+
+    condition_tensor: TensorDesc = contract.tensor_field("input")
     a_tensor: TensorDesc = contract.tensor_field("input")
     b_tensor: TensorDesc = contract.tensor_field("input")
     output_tensor: TensorDesc = contract.tensor_field("output")
@@ -519,8 +542,8 @@ class ElementWise:
             read as the formula's constant: ``read(value, dtype, op=, field=)``, a 0-d
             array of the tensor's dtype (the formula then takes the arrays, then one
             constant per attribute, and the reference the arrays and the values).
-        check: a rule of the row's attributes beyond the shape's, ``check(desc, op)``;
-            raises InvalidArgumentError.
+        check: a rule of the row's beyond the shape's and its table's,
+            ``check(desc, op, level)``; raises InvalidArgumentError.
         served_by: the kind of the row whose functional face serves this one (CLIP is
             served by ``"ELEMENT_WISE_CLIP1"``'s :func:`dmljax.clip`), or "": then
             ``face`` names that face.
@@ -565,7 +588,7 @@ class ElementWise:
     example: tuple[str, tuple[list[Any], ...], str] = ("float32", ([1.0],), "")
     not_smooth: str = ""
     read: Callable[..., np.ndarray] | None = None
-    check: Callable[[Any, str], None] | None = None
+    check: Callable[[Any, str, FL], None] | None = None
     served_by: str = ""
     example_statics: tuple[Any, ...] = ()
     example_attributes: str = ""
@@ -608,6 +631,37 @@ class ElementWise:
         ``output_gradient_tensor``."""
         (field,) = contract.tensor_fields(self.shape, contract.Role.OUTPUT)
         return field.name
+
+    @property
+    def apart(self) -> tuple[int, ...]:
+        """The positions of the inputs with a data type of their own: those the support
+        table names apart from the others (IF's ``condition_tensor``, POW's
+        ``exponent_tensor``). The face takes each in a dtype of its field's; the others
+        share one dtype, the output's."""
+        named = {field for band in self.support for field in band.fields}
+        inputs = contract.tensor_fields(self.shape, contract.Role.INPUT)
+        return tuple(i for i, field in enumerate(inputs) if field.name in named)
+
+    @property
+    def first_shared(self) -> int:
+        """The position of the first input of the output's type (IF's ``a``)."""
+        return next(i for i in range(self.arity) if i not in self.apart)
+
+    def field_dtypes(self, position: int) -> frozenset[np.dtype[Any]]:
+        """The dtypes the face takes for the input at ``position``: its field's types in
+        the latest band (:func:`jax_dtypes`)."""
+        field = contract.tensor_fields(self.shape, contract.Role.INPUT)[position].name
+        latest = self.support[-1]
+        return jax_dtypes(latest.fields.get(field, latest.data))
+
+    def input_dtype(self, position: int, dtype: Any) -> np.dtype[Any]:
+        """The dtype of the input at ``position`` beside shared inputs of ``dtype``:
+        ``dtype`` itself, or for an input apart that cannot take it, its field's first
+        (uint8 for IF's condition)."""
+        allowed = self.field_dtypes(position)
+        if position not in self.apart or np.dtype(dtype) in allowed:
+            return np.dtype(dtype)
+        return min(allowed, key=str)
 
     def flush_bound_at(self, values: Sequence[Any]) -> float:
         """:attr:`flush_bound` for the attribute ``values``."""
@@ -913,9 +967,10 @@ def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str)
     return clip_bound(value, dtype)
 
 
-def _check_clip(desc: Any, op: str) -> None:
+def _check_clip(desc: Any, op: str, level: FL) -> None:
     """CLIP's and THRESHOLD's FLOAT bounds: a NaN bound clips no integer, so it is refused
     for integer tensors."""
+    del level
     if desc.output_tensor.data_type.is_floating:
         return
     for name in ("min", "max"):
@@ -945,7 +1000,8 @@ def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.
     return scalars.value_in(value, dtype, op=op, field=field)
 
 
-def _check_clip1(desc: Any, op: str) -> None:
+def _check_clip1(desc: Any, op: str, level: FL) -> None:
+    del level
     scalars.require_union_type(desc, "min_max_data_type", op=op)
 
 
@@ -1144,6 +1200,127 @@ def _atan2(a: jax.Array, b: jax.Array) -> jax.Array:
     return lax.atan2(jnp.where(both, a * scale, a), jnp.where(both, b * scale, b))
 
 
+def _power(x: jax.Array, exponent: jax.Array) -> jax.Array:
+    """XLA's pow with subnormals read as zeros of their sign (the family's Subnormals
+    rule), the base's and the exponent's alike: XLA:CPU's float32 pow of a subnormal base
+    is neither the power nor that of a zero (jax 0.10.2: ``pow(1.0663e-38, 0.5)`` gives
+    2.6e-23, not 1.03e-19)."""
+    tiny = np.asarray(jnp.finfo(x.dtype).tiny, x.dtype)
+
+    def read(v: jax.Array) -> jax.Array:  # a zero passes as itself: its derivative stays
+        subnormal = (jnp.abs(v) < tiny) & (v != 0)
+        return jnp.where(subnormal, jnp.copysign(jnp.zeros((), v.dtype), v), v)
+
+    return lax.pow(read(x), read(exponent))
+
+
+def _pow(x: jax.Array, exponent: jax.Array) -> jax.Array:
+    """POW for each pair of types, in ``x``'s type. Floats: IEEE's pow, 16-bit floats in
+    float32 rounded once; a whole-number exponent of an integer type is read as a float,
+    the sign taken from its parity (a float32 holds 2**24 + 1 as 2**24, which is even).
+    An integer base: with an integer exponent, the exact power wrapped to the type (as
+    MULTIPLY wraps), ``x ** -n`` being ``1 / x ** n`` truncated as DIVIDE truncates (1 / 0
+    has every bit set); with a float exponent, pow in float32 converted as CAST converts."""
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        wide = jnp.promote_types(x.dtype, jnp.float32)
+        if jnp.issubdtype(exponent.dtype, jnp.floating):
+            wide = jnp.promote_types(wide, exponent.dtype)
+            y = _power(x.astype(wide), exponent.astype(wide))
+        else:  # pow(x, n) is +-pow(abs(x), n): the sign from the integer's parity
+            magnitude = _power(jnp.abs(x.astype(wide)), exponent.astype(wide))
+            odd = (exponent & np.asarray(1, exponent.dtype)) != 0
+            y = jnp.where(jnp.signbit(x) & odd, -magnitude, magnitude)
+        return y.astype(x.dtype)
+    if jnp.issubdtype(exponent.dtype, jnp.floating):
+        wide = jnp.promote_types(exponent.dtype, jnp.float32)
+        y = lax.pow(x.astype(wide), exponent.astype(wide))  # an integer base is never subnormal
+        return cast.cast_lowering(y, dtype=x.dtype)
+    return _integer_power(x, exponent)
+
+
+_pow.in_float32 = True  # type: ignore[attr-defined]  # its 16-bit floats, for the checks
+
+
+def _integer_power(x: jax.Array, exponent: jax.Array) -> jax.Array:
+    """``x ** n`` for integers: square and multiply over the bits of ``abs(n)`` (every
+    product wraps, as the exact power does), then the negative exponents' quotients."""
+    unsigned = np.dtype(f"uint{exponent.dtype.itemsize * 8}")
+    negative = exponent < 0 if jnp.issubdtype(exponent.dtype, jnp.signedinteger) else None
+    bits = lax.convert_element_type(exponent, unsigned)  # two's complement: -n wraps
+    if negative is not None:
+        bits = jnp.where(negative, np.zeros((), unsigned) - bits, bits)
+    one = np.ones((), x.dtype)
+    power, square = jnp.full(x.shape, one), x
+    for bit in range(unsigned.itemsize * 8):
+        set_ = ((bits >> np.asarray(bit, unsigned)) & np.ones((), unsigned)) != 0
+        power = jnp.where(set_, power * square, power)
+        square = square * square
+    if negative is None:
+        return power
+    odd = (bits & np.ones((), unsigned)) != 0
+    # 1 / x**n truncated toward zero: 1 for x = 1, +-1 for x = -1 (by the parity), every
+    # bit set for x = 0 (DIVIDE's 1 / 0), and 0 for any other x.
+    inverse = jnp.where(x == one, one, jnp.zeros((), x.dtype))
+    if jnp.issubdtype(x.dtype, jnp.signedinteger):
+        inverse = jnp.where(x == -one, jnp.where(odd, -one, one), inverse)
+    inverse = jnp.where(x == 0, _all_bits_set(x.dtype), inverse)
+    return jnp.where(negative, inverse, power)
+
+
+def _ieee_power(x: np.ndarray, exponent: Any) -> np.ndarray:
+    """C's pow in NumPy, element by element: np.power takes sqrt for an exponent of 0.5
+    given as a scalar, a 0-d array or a broadcast one (sqrt(-0.0) is -0.0 and sqrt(-inf)
+    NaN, where pow gives 0.0 and inf), so both are given to it as 1-d copies."""
+    x, exponent = np.broadcast_arrays(x, exponent)
+    return np.power(x.flatten(), exponent.flatten()).reshape(x.shape)
+
+
+def _reference_pow(x: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """POW restated with Python's numbers: floats in float64 rounded once (an integer
+    exponent exactly), integer powers exact and wrapped, float powers of an integer base
+    in float32 converted as CAST converts."""
+    floats = ("f", "V")  # bfloat16's kind is V
+    if x.dtype.kind in floats:  # float64 holds every 32-bit integer exponent exactly
+        with np.errstate(all="ignore"):
+            return _ieee_power(x.astype(np.float64), exponent.astype(np.float64)).astype(x.dtype)
+    if exponent.dtype.kind in floats:  # CAST's float to integer: truncated, held, NaN 0
+        info = np.iinfo(x.dtype)
+        with np.errstate(all="ignore"):
+            y = _ieee_power(x.astype(np.float32), exponent.astype(np.float32)).astype(np.float64)
+            held = np.clip(np.trunc(np.where(np.isnan(y), 0.0, y)), info.min, info.max)
+        return held.astype(x.dtype)
+    bits = np.iinfo(x.dtype).bits
+    out = []
+    for base, n in zip(x.ravel().tolist(), exponent.ravel().tolist(), strict=True):
+        if n >= 0:
+            value = pow(base, n, 1 << bits)
+        elif base == 0:
+            value = -1
+        else:
+            value = 1 if base == 1 else (-1 if n % 2 else 1) if base == -1 else 0
+        out.append(value % (1 << bits))
+    wrapped = np.array(out, np.uint64).astype(f"uint{bits}").view(x.dtype)
+    return wrapped.reshape(x.shape)
+
+
+def _check_pow(desc: Any, op: str, level: FL) -> None:
+    """Until FL 3_0 the exponent has the input's type (the page's remark)."""
+    given, want = desc.exponent_tensor.data_type, desc.input_tensor.data_type
+    if level < FL.FL_3_0 and given != want:
+        raise InvalidArgumentError(
+            op,
+            "exponent_tensor.data_type",
+            f"{want}, the input_tensor's, at {level} (until FL_3_0 they match)",
+            str(given),
+            hint=f"{given} is supported from FL_3_0.",
+        )
+
+
+def _where(condition: jax.Array, a: jax.Array, b: jax.Array) -> jax.Array:
+    """``a`` where ``condition`` is nonzero, ``b`` elsewhere."""
+    return jnp.where(condition != 0, a, b)
+
+
 # ATAN_YX's and the POWs' bounds: the largest error measured on the CPU plus one ulp, and
 # CUDA's documented bounds (atan2f 3 ulps, powf 4) plus one until measured on a GPU.
 _ATAN2_ULPS = 4
@@ -1152,10 +1329,11 @@ _POW_NOTES = (
     "IEEE's pow, as C's pow and XLA's give it: a negative base with a whole exponent keeps "
     "its sign where the exponent is odd, and with any other exponent gives NaN, as the page "
     "says; pow(x, 0) is 1 and pow(1, y) is 1 for every x and y, NaN included; pow(0.0, y) "
-    "is inf for y < 0. Exponent is a C FLOAT (float32); float16 computes in float32 and "
-    f"rounds once. Within {_POW_ULPS} ulps of the float64 result for float32 (measured: 1 "
-    "on XLA:CPU, jax 0.10.2, over 3 * 2**20 values for 11 exponents) and 1 for 16-bit "
-    "floats."
+    "is inf for y < 0. A subnormal is read as a zero of its sign (the Subnormals rule; "
+    "XLA:CPU's pow of one is wrong). Exponent is a C FLOAT (float32); float16 computes in "
+    f"float32 and rounds once. Within {_POW_ULPS} ulps of the float64 result for float32 "
+    "(measured: 1 on XLA:CPU, jax 0.10.2, over 3 * 2**20 values for 11 exponents) and 1 "
+    "for 16-bit floats."
 )
 _ACTIVATION_BANDS = (
     fl.band(FL.FL_1_0, (4, 4), _FLOATS),
@@ -1228,6 +1406,7 @@ def _logical_row(
 # from 2_1, any rank from 3_0, 64-bit integers in from 4_1 (EQUALS, GREATER_THAN and
 # LESS_THAN; the OR_EQUAL pair came at 3_0 with that band).
 _TRUTHS = frozenset({_T.UINT32, _T.UINT8})
+_UINT8 = frozenset({_T.UINT8})
 _COMPARISON_BANDS = (
     fl.band(FL.FL_1_0, (4, 4), _FLOATS, output_tensor=frozenset({_T.UINT32})),
     fl.band(FL.FL_2_0, (4, 4), _FLOATS, output_tensor=_TRUTHS),
@@ -2551,7 +2730,7 @@ ROWS: tuple[ElementWise, ...] = (
     ElementWise(
         "CONSTANT_POW",
         ElementWiseConstantPow,
-        _in_float32(lax.pow),
+        _in_float32(_power),
         (fl.band(FL.FL_1_0, (4, 4), _FLOATS), fl.band(FL.FL_3_0, (1, 8), _FLOATS)),
         face="constant_pow",
         namesake=False,
@@ -2563,12 +2742,68 @@ ROWS: tuple[ElementWise, ...] = (
         example_statics=(0.5,),
         example_attributes="exponent=0.5",
         page="f(x) = pow(x, Exponent)",
-        reference=_reference_in_float64(np.power),
+        reference=_reference_in_float64(_ieee_power),
         read=_read_float32,
         exact=False,
         ulps=_POW_ULPS,
-        differs="jnp.pow(x, exponent) with the exponent a static float32 (a C FLOAT)",
+        differs="jnp.pow(x, exponent) with the exponent a static float32 (a C FLOAT); a "
+        "subnormal x is read as a zero (XLA:CPU's jnp.pow gives neither its power nor "
+        "zero's)",
         notes=_POW_NOTES,
+    ),
+    ElementWise(
+        "POW",
+        ElementWisePow,
+        _pow,
+        (
+            fl.band(FL.FL_1_0, (4, 4), _FLOATS, exponent_tensor=_FLOATS),
+            fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32, exponent_tensor=_TYPES_8_32),
+        ),
+        face="pow",
+        example=(
+            "float32",
+            ([2.0, -2.0, 4.0], [3.0, 3.0, -0.5]),
+            "Array([ 8. , -8. ,  0.5], dtype=float32)",
+        ),
+        page="f(input, exponent) = pow(input, exponent)",
+        reference=_reference_pow,
+        check=_check_pow,
+        exact=False,
+        ulps=_POW_ULPS,
+        differs="exponent keeps a dtype of its own from FL 3_0 (jnp.pow promotes the two): "
+        "the result has x's; integer powers are exact and wrap, and a negative integer "
+        "exponent truncates as DIVIDE does; a subnormal float x is read as a zero, as "
+        "dml.constant_pow reads it",
+        notes="Floats: " + _POW_NOTES + " An exponent of an integer type is read as a "
+        "float, its parity giving the sign (exact where a float32 cannot hold it). Integer "
+        "bases (FL 3_0, exact, as the page says): the power wraps to the type (two's "
+        "complement, as MULTIPLY wraps); x ** -n is 1 / x ** n truncated toward zero (1, "
+        "+-1 or 0), and 0 ** -n has every bit set, as DIVIDE's 1 / 0; with a float "
+        "exponent, pow in float32 converted as CAST converts (truncated toward zero, held "
+        "to the type's range, NaN to 0). The ScaleBias applies to the input, not to the "
+        "exponent. Until FL 3_0 the exponent has the input's type.",
+    ),
+    ElementWise(
+        "IF",
+        ElementWiseIf,
+        _where,
+        (
+            fl.band(FL.FL_2_0, (4, 4), frozenset({_T.FLOAT16}), condition_tensor=_UINT8),
+            fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32, condition_tensor=_UINT8),
+            fl.band(FL.FL_5_0, (1, 8), fl.TYPES_8_64, condition_tensor=_UINT8),
+        ),
+        face="where",
+        example=(
+            "float32",
+            ([1, 0, 2], [1.0, 2.0, 3.0], [9.0, 8.0, 7.0]),
+            "Array([1., 8., 3.], dtype=float32)",
+        ),
+        page="f(cond, a, b) = a if cond != 0 else b",
+        reference=lambda condition, a, b: np.where(condition != 0, a, b),
+        linear=True,
+        differs="condition is uint8 (DirectML's) or bool; a and b share one dtype",
+        notes="Every nonzero condition selects a, as C's and jnp.where's truth; a and b "
+        "are read as they are, so a NaN or -0.0 passes unchanged.",
     ),
     _comparison_row("EQUALS", lax.eq, np.equal, "equal", "==", _COMPARISON_BANDS),
     _comparison_row("GREATER_THAN", lax.gt, np.greater, "greater", ">", _COMPARISON_BANDS),
@@ -2797,7 +3032,6 @@ def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
 
 def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
     def rules(desc: Any, level: FL) -> None:
-        del level
         op = type(desc).__name__
         for field in contract.tensor_fields(type(desc)):
             if getattr(desc, field.name) is None:  # an activation's, left out to be fused
@@ -2805,9 +3039,9 @@ def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
                     op, field.name, "a TensorDesc (only a fused activation has none)", "None"
                 )
         _check_scale_bias(desc, op=op)
-        _check_fused_activation(desc, op=op)
+        _check_fused_activation(desc, op=op, level=level)
         if row.check is not None:
-            row.check(desc, op)
+            row.check(desc, op, level)
         (first, tensor), *others = contract.bound_tensors(desc, contract.Role.INPUT)
         for field, other in others:
             if other.sizes != tensor.sizes:
@@ -2824,16 +3058,18 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
         del options
         scale_bias = getattr(desc, "scale_bias", None)
         values = [getattr(desc, name) for name in row.attributes]
-        (_, first), *_ = contract.bound_tensors(desc, contract.Role.INPUT)
-        constants = row.constants(values, first.dtype, op=type(desc).__name__)
+        (_, shared) = contract.bound_tensors(desc, contract.Role.INPUT)[row.first_shared]
+        constants = row.constants(values, shared.dtype, op=type(desc).__name__)
         activation = getattr(desc, "fused_activation", None)
         plain = (scale_bias is None or scale_bias.is_identity) and not activation
         if plain and not constants and not row.uint_output:
             return row.formula
         out = getattr(desc, row.output_field).dtype
 
-        def scaled(*xs: jax.Array) -> jax.Array:
-            y = row.formula(*(apply_scale_bias(x, scale_bias) for x in xs), *constants)
+        def scaled(x: jax.Array, *others: jax.Array) -> jax.Array:
+            # Every shape with a ScaleBias has input_tensor first, and the pages scale
+            # "each input element": POW's input, not its exponent.
+            y = row.formula(apply_scale_bias(x, scale_bias), *others, *constants)
             y = apply_fused_activation(y, activation)
             return y.astype(out) if row.uint_output else y
 
@@ -2842,13 +3078,19 @@ def _lowering_of(row: ElementWise) -> Callable[[Any, contract.LoweringOptions], 
     return lower
 
 
-def face_dtypes(row: ElementWise) -> frozenset[np.dtype[Any]]:
-    """The dtypes the functional face takes: the latest band's, and with the floats bfloat16
-    and float64 (JAX's other floats, which these pages lack: IEEE arithmetic in them)."""
-    types = {t.dtype for t in row.support[-1].data}
+def jax_dtypes(data_types: frozenset[DataType]) -> frozenset[np.dtype[Any]]:
+    """The dtypes a face takes for tensors of ``data_types``: theirs, and with FLOAT32
+    bfloat16 and float64 (JAX's other floats, which these pages lack: IEEE arithmetic in
+    them)."""
+    types = {np.dtype(t.dtype) for t in data_types}
     if np.dtype(np.float32) in types:
         types |= {np.dtype(jnp.bfloat16), np.dtype(np.float64)}
-    return frozenset(np.dtype(t) for t in types)
+    return frozenset(types)
+
+
+def face_dtypes(row: ElementWise) -> frozenset[np.dtype[Any]]:
+    """The dtypes the functional face takes for its shared inputs: the latest band's."""
+    return jax_dtypes(row.support[-1].data)
 
 
 def _is_weak(x: Any) -> bool:
@@ -2876,23 +3118,49 @@ def _same_dtype(arrays: Sequence[jax.Array], names: Sequence[str], *, op: str) -
     return tuple(jnp.asarray(x, dtype) for x in arrays)
 
 
+def _own_dtype(row: ElementWise, i: int, x: jax.Array, dtype: Any, *, name: str, op: str) -> Any:
+    """The face's input apart at position ``i`` in a dtype its field takes: a Python scalar
+    in the shared ``dtype`` where the field takes it, a bool array as uint8 1 and 0 where
+    the field is UINT8 (IF's condition, as jnp.where's), else refused."""
+    allowed = row.field_dtypes(i)
+    if _is_weak(x) and np.dtype(dtype) in allowed:
+        return jnp.asarray(x, dtype)
+    if x.dtype == np.bool_ and np.dtype(np.uint8) in allowed:
+        return x.astype(np.uint8)
+    if np.dtype(x.dtype) not in allowed:
+        expected = ", ".join(sorted(t.name for t in allowed))
+        raise InvalidArgumentError(
+            op,
+            name,
+            f"an array of one of {expected} ({row.operator_name}'s types)",
+            f"an array of {np.dtype(x.dtype).name}",
+        )
+    return x
+
+
 def _face_of(row: ElementWise) -> faces.FunctionalFace:
     names = _face_names(row.shape)
     op = f"dmljax.{row.face}"
     allowed = face_dtypes(row)
+    shared_names = [n for i, n in enumerate(names) if i not in row.apart]
+    first = row.first_shared
 
     def checked(*args: Any) -> jax.Array:
-        arrays, values = args[: len(names)], args[len(names) :]
-        arrays = _same_dtype(arrays, names, op=op)
-        dtype = np.dtype(arrays[0].dtype)
+        arrays, values = list(args[: len(names)]), args[len(names) :]
+        shared = [x for i, x in enumerate(arrays) if i not in row.apart]
+        typed = iter(_same_dtype(shared, shared_names, op=op))
+        arrays = [x if i in row.apart else next(typed) for i, x in enumerate(arrays)]
+        dtype = np.dtype(arrays[first].dtype)
         if dtype not in allowed:
             expected = ", ".join(sorted(t.name for t in allowed))
             raise InvalidArgumentError(
                 op,
-                names[0],
+                names[first],
                 f"an array of one of {expected} ({row.operator_name}'s types)",
                 f"an array of {dtype.name}",
             )
+        for i in row.apart:
+            arrays[i] = _own_dtype(row, i, arrays[i], dtype, name=names[i], op=op)
         try:
             shape = jnp.broadcast_shapes(*(x.shape for x in arrays))
         except ValueError:
@@ -2999,7 +3267,7 @@ def array_code(values: Sequence[Any], dtype: str) -> str:
 def _example_arguments(row: ElementWise, *, statics: bool = True) -> str:
     """The example's call arguments: its arrays, and (on the face) its attributes."""
     dtype, inputs, _ = row.example
-    arrays = [array_code(values, dtype) for values in inputs]
+    arrays = [array_code(values, row.input_dtype(i, dtype).name) for i, values in enumerate(inputs)]
     return ", ".join([*arrays, *map(repr, row.example_statics if statics else ())])
 
 
@@ -3028,11 +3296,16 @@ def _desc_doc(row: ElementWise) -> str:
     tensors = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
     data_type = DataType.from_dtype(np.dtype(dtype)).name
     sizes = f"sizes=({len(inputs[0])},)"
-    # An output of a type of its own (a test's): another TensorDesc, of UINT8.
+    # An output of a type of its own (a test's): another TensorDesc, of UINT8; so is an
+    # input apart of another type (IF's condition).
     out, out_desc = ("o", f">>> o = dml.TensorDesc(data_type=dml.DataType.UINT8, {sizes})\n") if (
         row.uint_output) else ("t", "")  # fmt: skip
+    apart = [i for i in row.apart if row.input_dtype(i, dtype) != np.dtype(dtype)]
+    for i in apart:
+        other = DataType.from_dtype(row.input_dtype(i, dtype)).name
+        out_desc += f">>> c = dml.TensorDesc(data_type=dml.DataType.{other}, {sizes})\n"
     fields = (
-        [f"{n}=t" for n in tensors]
+        [f"{n}={'c' if i in apart else 't'}" for i, n in enumerate(tensors)]
         + [f"{row.output_field}={out}"]
         + ([row.example_attributes] if row.example_attributes else [])
     )
@@ -3056,8 +3329,10 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
     desc_type = typing.cast(
         "type[contract.OperatorDesc[Any]]", type(row.desc_name, (row.shape,), namespace)
     )
-    role = contract.Role.INPUT if row.uint_output else None  # the output's type is its own
-    tensors = tuple(f.name for f in contract.tensor_fields(row.shape, role))
+    # The tensors the table does not name apart share one type (a test's output, IF's
+    # condition and POW's exponent have their own).
+    apart = {field for band in row.support for field in band.fields}
+    tensors = tuple(f.name for f in contract.tensor_fields(row.shape) if f.name not in apart)
     operator = contract.Operator(
         row.operator_name,
         desc_type,

@@ -26,7 +26,9 @@ from dmljax._src.ops.element_wise import (
     ElementWiseClip,
     ElementWiseClip1,
     ElementWiseConstantPow,
+    ElementWiseIf,
     ElementWiseIsInfinity,
+    ElementWisePow,
     ElementWiseRound,
     ElementWiseThreshold,
     ElementWiseUnary,
@@ -83,6 +85,7 @@ __all__ = [
     "ElementWiseExpOperatorDesc",
     "ElementWiseFloorOperatorDesc",
     "ElementWiseIdentityOperatorDesc",
+    "ElementWiseIfOperatorDesc",
     "ElementWiseIsInfinityOperatorDesc",
     "ElementWiseIsNanOperatorDesc",
     "ElementWiseLogOperatorDesc",
@@ -102,6 +105,7 @@ __all__ = [
     "ElementWiseModulusTruncateOperatorDesc",
     "ElementWiseMultiplyOperatorDesc",
     "ElementWiseNegateOperatorDesc",
+    "ElementWisePowOperatorDesc",
     "ElementWiseRecipOperatorDesc",
     "ElementWiseRoundOperatorDesc",
     "ElementWiseSignOperatorDesc",
@@ -164,6 +168,7 @@ __all__ = [
     "multiply",
     "negative",
     "parametric_softplus",
+    "pow",
     "prelu",
     "reciprocal",
     "relu",
@@ -186,10 +191,12 @@ __all__ = [
     "tanh",
     "threshold",
     "thresholded_relu",
+    "where",
 ]
 
 Unary = Callable[[ArrayLike], jax.Array]
 Binary = Callable[[ArrayLike, ArrayLike], jax.Array]
+Ternary = Callable[[ArrayLike, ArrayLike, ArrayLike], jax.Array]
 Bounded = Callable[[ArrayLike, int | float, int | float], jax.Array]
 Parameterized = Callable[..., jax.Array]  # an array, then attributes with defaults
 
@@ -252,6 +259,7 @@ ElementWiseErfOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_ERF"]
 ElementWiseExpOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_EXP"]
 ElementWiseFloorOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_FLOOR"]
 ElementWiseIdentityOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_IDENTITY"]
+ElementWiseIfOperatorDesc: type[ElementWiseIf] = DESCS["ELEMENT_WISE_IF"]
 ElementWiseIsInfinityOperatorDesc: type[ElementWiseIsInfinity] = DESCS["ELEMENT_WISE_IS_INFINITY"]
 ElementWiseIsNanOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["ELEMENT_WISE_IS_NAN"]
 ElementWiseLogOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_LOG"]
@@ -283,6 +291,7 @@ ElementWiseModulusTruncateOperatorDesc: type[ElementWiseBinary] = DESCS[
 ]
 ElementWiseMultiplyOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_MULTIPLY"]
 ElementWiseNegateOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["ELEMENT_WISE_NEGATE"]
+ElementWisePowOperatorDesc: type[ElementWisePow] = DESCS["ELEMENT_WISE_POW"]
 ElementWiseRecipOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_RECIP"]
 ElementWiseRoundOperatorDesc: type[ElementWiseRound] = DESCS["ELEMENT_WISE_ROUND"]
 ElementWiseSignOperatorDesc: type[ElementWiseUnaryNoScaleBias] = DESCS["ELEMENT_WISE_SIGN"]
@@ -346,6 +355,7 @@ minimum: Binary = FUNCTIONS["minimum"]
 multiply: Binary = FUNCTIONS["multiply"]
 negative: Unary = FUNCTIONS["negative"]
 parametric_softplus: Parameterized = FUNCTIONS["parametric_softplus"]
+pow: Binary = FUNCTIONS["pow"]
 prelu: Binary = FUNCTIONS["prelu"]
 reciprocal: Unary = FUNCTIONS["reciprocal"]
 relu: Unary = FUNCTIONS["relu"]
@@ -368,3 +378,4 @@ tan: Unary = FUNCTIONS["tan"]
 tanh: Unary = FUNCTIONS["tanh"]
 threshold: Parameterized = FUNCTIONS["threshold"]
 thresholded_relu: Parameterized = FUNCTIONS["thresholded_relu"]
+where: Ternary = FUNCTIONS["where"]

@@ -202,6 +202,16 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     ),
     "ELEMENT_WISE_RECIP": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     "ELEMENT_WISE_ATAN_YX": _table((_FL.FL_3_1, (1, 8), FLOATS)),
+    # The exponent's types are the "other" ones; until FL 3_0 it has the input's type.
+    "ELEMENT_WISE_POW": {
+        _FL.FL_1_0: ((4, 4), FLOATS, None),
+        _FL.FL_3_0: ((1, 8), _TYPES_8_32, _TYPES_8_32),
+    },
+    "ELEMENT_WISE_IF": _test_table(  # the condition's type is the "other" one
+        (_FL.FL_2_0, (4, 4), frozenset({_T.FLOAT16}), frozenset({_T.UINT8})),
+        (_FL.FL_3_0, (1, 8), _TYPES_8_32, frozenset({_T.UINT8})),
+        (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64 | {_T.FLOAT64}, frozenset({_T.UINT8})),
+    ),
     "ELEMENT_WISE_CONSTANT_POW": _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS)),
     **{
         name: _table((_FL.FL_1_0, (4, 4), FLOATS), (_FL.FL_3_0, (1, 8), FLOATS))
@@ -635,6 +645,16 @@ _WORKED: dict[
         "IEEE's atan2: at the origin (which the page leaves undefined) +-0 or +-pi by the "
         "zeros' signs; y = 1 over x = 0 is pi / 2; -1 over inf is -0.0.",
     ),
+    "ELEMENT_WISE_POW": (
+        {},
+        {
+            "InputTensor": ("INT32", [2, -3, 0, 7]),
+            "ExponentTensor": ("INT32", [31, 3, -1, -2]),
+        },
+        ("INT32", [-2147483648, -27, -1, 0]),
+        "Exact integer powers, wrapped: 2 ** 31 is -2147483648 in INT32; 0 ** -1 is 1 / 0, "
+        "every bit set (-1), as DIVIDE's; 7 ** -2 is 1 / 49 truncated, 0.",
+    ),
     "ELEMENT_WISE_CONSTANT_POW": (
         {"ScaleBias": {"Scale": -1, "Bias": 0}, "Exponent": 3.0},
         {"InputTensor": ("FLOAT32", [2.0, -0.5, _INF, -0.0])},
@@ -796,9 +816,12 @@ def _page_example(
     number: int,
     commit: str,
     tensors: tuple[tuple[str, list[Any]], tuple[str, list[Any]]],
+    **inputs: tuple[str, list[Any]],
 ) -> dict[str, Any]:
-    """A worked example as its page prints it: one 2x2 input, the output."""
+    """A worked example as its page prints it: one 2x2 input, the output (or the
+    ``inputs`` by field, IF's three)."""
     (in_type, x), (out_type, y) = tensors
+    inputs = inputs or {"InputTensor": (in_type, x)}
     stem = f"dml_{kind.lower()}_operator_desc"
     return {
         "id": f"{_id_stem(kind)}-ex{number}",
@@ -806,7 +829,10 @@ def _page_example(
         "source": f"MicrosoftDocs/sdk-api@{commit}:sdk-api-src/content/directml/"
         f"ns-directml-{stem}.md (Example)",
         "attrs": {},
-        "inputs": {"InputTensor": {"sizes": [2, 2], "dtype": in_type, "data": x}},
+        "inputs": {
+            field: {"sizes": [2, 2], "dtype": data_type, "data": data}
+            for field, (data_type, data) in inputs.items()
+        },
         "expected": {"sizes": [2, 2], "dtype": out_type, "data": y},
         "notes": "As the page prints it.",
         "status": "valid",
@@ -822,6 +848,14 @@ _PAGE_EXAMPLES = {
     "ELEMENT_WISE_BIT_COUNT": _page_example(
         "ELEMENT_WISE_BIT_COUNT", 1, "9ade0e62",
         (("UINT32", [[0, 123], [456, 789]]), ("UINT32", [[0, 6], [4, 5]])),
+    ),
+    # The page's example (its data types unstated: UINT8 conditions, FLOAT32 values).
+    "ELEMENT_WISE_IF": _page_example(
+        "ELEMENT_WISE_IF", 1, "f88051d5",
+        (("FLOAT32", [[1, 2], [3, 4]]), ("FLOAT32", [[1, 8], [3, 4]])),
+        ConditionTensor=("UINT8", [[1, 0], [1, 1]]),
+        ATensor=("FLOAT32", [[1, 2], [3, 4]]),
+        BTensor=("FLOAT32", [[9, 8], [7, 6]]),
     ),
 }  # fmt: skip
 EXAMPLES = {
@@ -899,7 +933,7 @@ def _sweep_of(row: ElementWise) -> Any:
         shape = sweeps.draw_shape(rng, int(rng.integers(0, 3, endpoint=True)), 1, 4)
         shapes = [shape, *(_other_shape(rng, shape) for _ in range(row.arity - 1))]
         members = tuple(
-            tuple(_operand(rng, s, dtype, row, i) for i, s in enumerate(shapes))
+            tuple(_operand(rng, s, row.input_dtype(i, dtype), row, i) for i, s in enumerate(shapes))
             for _ in range(batch)
         )
         values = draw_attributes(rng, dtype, row)
@@ -912,7 +946,8 @@ def _sweep_of(row: ElementWise) -> Any:
             fn=fn if values else function,
             batch=members,
             expected=tuple(row.reference(*np.broadcast_arrays(*args), *values) for args in members),
-            linear_argnums=tuple(range(row.arity)),
+            # The inputs of the shared dtype (not IF's condition).
+            linear_argnums=tuple(i for i in range(row.arity) if row.input_dtype(i, dtype) == dtype),
             linear=row.linear,
             ulps=row.ulps,
             differentiable=not row.bitwise,
@@ -938,12 +973,21 @@ def _operand(
     divisor = (row.kind in _DIVIDES and i == 1) or row.kind == "ELEMENT_WISE_RECIP"
     if divisor and jnp.issubdtype(dtype, jnp.floating):
         values = np.where(values == 0, np.ones((), dtype), values).astype(dtype)
-    if row.kind in _DOMAIN:
-        values = _DOMAIN[row.kind](values.astype(np.float64)).astype(dtype)
+    domain = _DOMAIN.get(row.kind) if i == 0 else _OTHER_DOMAIN.get((row.kind, i))
+    if domain is not None:
+        values = domain(values.astype(np.float64)).astype(dtype)
     return values
 
 
-# Each function's sweep operands, from the small integers in [-100, 100]: inside its domain,
+# The domains of operands after the first: POW's exponents small (the powers stay in
+# range), IF's conditions 0, 1 or 2 (false, true, true).
+_OTHER_DOMAIN: dict[tuple[str, int], Any] = {
+    ("ELEMENT_WISE_POW", 1): lambda v: np.trunc(v / 32),
+    ("ELEMENT_WISE_IF", 0): lambda v: v % 3,
+}
+
+
+# Each function's first sweep operand, from the small integers in [-100, 100]: inside its domain,
 # away from infinite derivatives and overflow, and exact in every float type (at most eight
 # significant bits).
 _DOMAIN: dict[str, Any] = {
@@ -959,7 +1003,7 @@ _DOMAIN: dict[str, Any] = {
     },
     "ELEMENT_WISE_ERF": lambda v: v / 32,
     # Positive bases (a fractional exponent of a negative one is NaN), away from 0.
-    "ELEMENT_WISE_CONSTANT_POW": lambda v: np.abs(v) / 32 + 0.5,
+    **{name: lambda v: np.abs(v) / 32 + 0.5 for name in _element_wise("CONSTANT_POW", "POW")},
 }
 
 
@@ -970,6 +1014,7 @@ _SMOOTH_ON: dict[str, Any] = {
     "ELEMENT_WISE_LOG": lambda x: abs(x) + 0.5,
     "ELEMENT_WISE_ACOSH": lambda x: abs(x) + 1.5,
     "ELEMENT_WISE_CONSTANT_POW": lambda x: abs(x) + 0.5,
+    "ELEMENT_WISE_POW": lambda x: abs(x) + 0.5,
     **{name: lambda x: x / (4 + abs(x)) for name in _element_wise("ASIN", "ACOS", "ATANH")},
 }
 
@@ -1017,12 +1062,15 @@ def _support_case_of(row: ElementWise) -> Any:
     ) -> tuple[Any, tuple[np.ndarray, ...]]:
         sizes = (2,) + (1,) * (rank - 1)
         tensor = TensorDesc(data_type=data_type, sizes=sizes)
+        # A test's output type and the type of an input apart (IF's condition, POW's
+        # exponent) are the table's "other" type (none: the data's, POW's before FL 3_0).
+        other = TensorDesc(data_type=index_type or data_type, sizes=sizes)
         fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
-        # A test's output type is the table's "other" type (UINT32 or UINT8).
-        out = TensorDesc(data_type=index_type, sizes=sizes) if row.uint_output else tensor
+        tensors = {f: other if i in row.apart else tensor for i, f in enumerate(fields)}
+        out = other if row.uint_output else tensor
         values = _SUPPORT_VALUES[: len(row.attributes)]
         attributes = attributes_of(row, data_type, values)
-        desc = desc_type(**dict.fromkeys(fields, tensor), **{row.output_field: out}, **attributes)
+        desc = desc_type(**tensors, **{row.output_field: out}, **attributes)
         data = data_of(sizes, data_type)
         data = (
             data + 1
@@ -1034,12 +1082,17 @@ def _support_case_of(row: ElementWise) -> Any:
         if row.kind in _EXACT_AT:  # a function that rounds: finite points where it is exact
             data = np.resize([v for v in _EXACT_AT[row.kind] if np.isfinite(v)], sizes)
         inputs = (data,) * row.arity  # squares: their roots are exact in every type
-        if row.uint_output:  # a comparison of data with itself would be the same everywhere
+        if row.uint_output or row.apart:  # data with itself: a test the same everywhere
             inputs = inputs[:1] + tuple(np.flip(data) for _ in inputs[1:])
         if row.kind in _SUPPORT_INPUTS:
             data = np.asarray(data, data_type.dtype)
             inputs = _SUPPORT_INPUTS[row.kind](data, np.dtype(data_type.dtype))
-        return desc, tuple(np.asarray(x, data_type.dtype) for x in inputs)
+        # An input apart holds 0 and 1: a condition, or an exponent whose powers of the
+        # data (0 to 6) are exact in every type.
+        return desc, tuple(
+            np.asarray(data % 2 if i in row.apart else x, tensors[f].data_type.dtype)
+            for i, (f, x) in enumerate(zip(fields, inputs, strict=True))
+        )
 
     return support_case
 
@@ -1170,25 +1223,40 @@ def _bench_of(row: ElementWise) -> Any:
     def jnp_fn(*xs: jax.Array) -> jax.Array:
         return namesake(*xs, *values)
 
+    def drawn(key: jax.Array, shape: tuple[int, ...]) -> tuple[jax.Array, ...]:
+        """Each input: the row's draws, or for an input apart of another dtype (IF's
+        condition) 0 and 1 of its type."""
+        keys = jax.random.split(key, row.arity)
+        return tuple(
+            draw(k, shape)
+            if row.input_dtype(i, np.float32) == np.float32 or not row.apart
+            else operands.randint(k, shape, 0, 2, row.input_dtype(i, np.float32))
+            for i, k in enumerate(keys)
+        )
+
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32 each
-        return tuple(draw(k, (side, side)) for k in jax.random.split(key, row.arity))
+        return drawn(key, (side, side))
 
     def bytes_moved(args: Sequence[jax.Array]) -> int:
-        return sum(a.nbytes for a in args) + args[0].size * row.output_dtype(args[0].dtype).itemsize
+        shared = args[row.first_shared]
+        return sum(a.nbytes for a in args) + shared.size * row.output_dtype(shared.dtype).itemsize
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        return tuple(draw(k, (8, 8)) for k in jax.random.split(key, row.arity))
+        return drawn(key, (8, 8))
 
     def desc(*xs: jax.Array) -> Any:
-        tensor = TensorDesc.from_array(xs[0])
+        shared = xs[row.first_shared]
         out = TensorDesc.from_array(
-            jax.ShapeDtypeStruct(xs[0].shape, row.output_dtype(xs[0].dtype))
+            jax.ShapeDtypeStruct(shared.shape, row.output_dtype(shared.dtype))
         )
         fields = [f.name for f in contract.tensor_fields(row.shape, contract.Role.INPUT)]
-        attributes = attributes_of(row, tensor.data_type, values)
+        data_type = DataType.from_dtype(np.dtype(shared.dtype))
+        attributes = attributes_of(row, data_type, values)
         return element_wise.DESCS[row.kind](
-            **dict.fromkeys(fields, tensor), **{row.output_field: out}, **attributes
+            **{f: TensorDesc.from_array(x) for f, x in zip(fields, xs, strict=True)},
+            **{row.output_field: out},
+            **attributes,
         )
 
     def bench() -> list[Case | EagerCase]:

@@ -477,6 +477,16 @@ def test_relu_grad_is_the_pullback_of_jax_nn_relu():
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
+def test_clip_grad_is_the_pullback_of_dml_clip_off_its_bounds():
+    # At a bound jax's pullback gives half the gradient (a tie of max or min); DirectML 0.
+    x = np.array([-3.0, -1.0, 0.5, 1.5, 4.0, -0.0], np.float32)
+    dy = np.array([5.0, -6.0, 7.0, 8.0, 9.0, -0.0], np.float32)
+    want = np.asarray(jax.vjp(lambda v: dml.clip(v, -2.0, 2.0), x)[1](dy)[0])
+    np.testing.assert_array_equal(dml.clip_grad(x, dy, -2.0, 2.0), want)
+    at = np.array([-2.0, 2.0], np.float32)
+    np.testing.assert_array_equal(dml.clip_grad(at, np.ones_like(at), -2.0, 2.0), [0.0, 0.0])
+
+
 @pytest.mark.parametrize("steepness", [0.5, 0.0, -1.0, float("nan")])
 def test_softplus_refuses_a_steepness_below_1(steepness):
     x = jnp.linspace(-2.0, 2.0, 5)

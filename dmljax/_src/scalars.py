@@ -49,14 +49,14 @@ def data_type_attribute(value: Any, *, op: str, field: str) -> DataType:
     return DataType.coerce(value, op=op, field=field)
 
 
-def require_union_type(desc: Any, field: str, *, op: str) -> None:
+def require_union_type(desc: Any, field: str, *, op: str, output: str = "output_tensor") -> None:
     """A ``DML_SCALAR_UNION``'s data type ``field`` (PADDING1's ``PaddingValueDataType``,
-    CLIP1's ``MinMaxDataType``) is the output's, as every page with one requires."""
+    CLIP1's ``MinMaxDataType``) is the type of the ``output`` tensor, as every page with
+    one requires (CLIP_GRAD1's output is its ``output_gradient_tensor``)."""
     data_type = getattr(desc, field)
-    if data_type != desc.output_tensor.data_type:
-        raise InvalidArgumentError(
-            op, field, f"output_tensor.data_type ({desc.output_tensor.data_type})", str(data_type)
-        )
+    want = getattr(desc, output).data_type
+    if data_type != want:
+        raise InvalidArgumentError(op, field, f"{output}.data_type ({want})", str(data_type))
 
 
 def value_in(value: int | float, dtype: Any, *, op: str, field: str) -> np.ndarray:

@@ -263,11 +263,45 @@ class ElementWiseClip1(ElementWiseUnary):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for name in ("min", "max"):
-            held = scalars.exact_value(
-                getattr(self, name), self.min_max_data_type, op=type(self).__name__, field=name
-            )
-            object.__setattr__(self, name, held)
+        _hold_exact_bounds(self)
+
+
+def _hold_exact_bounds(desc: Any) -> None:
+    """CLIP1's and CLIP_GRAD1's ``min`` and ``max``, held exactly as ``min_max_data_type``
+    (refused where that type cannot hold them)."""
+    for name in ("min", "max"):
+        held = scalars.exact_value(
+            getattr(desc, name), desc.min_max_data_type, op=type(desc).__name__, field=name
+        )
+        object.__setattr__(desc, name, held)
+
+
+class ElementWiseClipGrad(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """The desc of CLIP_GRAD: the forward pass's ``input_tensor``, the incoming
+    ``input_gradient_tensor``, ``output_gradient_tensor``, and CLIP's two C ``FLOAT``
+    bounds, read as CLIP reads them (``DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC``)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    input_gradient_tensor: TensorDesc = contract.tensor_field("input")
+    output_gradient_tensor: TensorDesc = contract.tensor_field("output")
+    min: float = contract.attribute(scalars.float32_attribute)
+    max: float = contract.attribute(scalars.float32_attribute)
+
+
+class ElementWiseClipGrad1(contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike]):
+    """:class:`ElementWiseClipGrad` with CLIP1's ``DML_SCALAR_UNION`` bounds, held exactly
+    as ``min_max_data_type`` (``DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC``)."""
+
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    input_gradient_tensor: TensorDesc = contract.tensor_field("input")
+    output_gradient_tensor: TensorDesc = contract.tensor_field("output")
+    min_max_data_type: DataType = contract.attribute(scalars.data_type_attribute)
+    min: int | float = contract.attribute(static_number)
+    max: int | float = contract.attribute(static_number)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _hold_exact_bounds(self)
 
 
 class ElementWiseConstantPow(ElementWiseUnary):
@@ -971,29 +1005,54 @@ def _check_clip(desc: Any, op: str, level: FL) -> None:
     """CLIP's and THRESHOLD's FLOAT bounds: a NaN bound clips no integer, so it is refused
     for integer tensors."""
     del level
-    if desc.output_tensor.data_type.is_floating:
+    data_type = desc.input_tensor.data_type  # the output's too (CLIP_GRAD's gradient's)
+    if data_type.is_floating:
         return
     for name in ("min", "max"):
         if hasattr(desc, name) and math.isnan(getattr(desc, name)):
-            raise InvalidArgumentError(
-                op, name, f"a number for {desc.output_tensor.data_type} tensors", "nan"
-            )
+            raise InvalidArgumentError(op, name, f"a number for {data_type} tensors", "nan")
 
 
 def _reference_clip(x: np.ndarray, low: float, high: float = math.inf) -> np.ndarray:
     """CLIP restated: each bound a float32, in ``x``'s type rounded (floats) or truncated
     and held to the type's range (integers); then ``min(Max, max(Min, x))``. Without
     ``high``, THRESHOLD's ``max(x, Min)``."""
-    if np.issubdtype(x.dtype, np.integer):
-        info = np.iinfo(x.dtype)
-        held = [
-            np.asarray(np.clip(np.trunc(np.float64(np.float32(v))), info.min, info.max), x.dtype)
-            for v in (low, high)
-        ]
-    else:
-        with np.errstate(over="ignore"):
-            held = [np.asarray(np.float32(v)).astype(x.dtype) for v in (low, high)]
+    held = _held_clip_bounds(x.dtype, low, high)
     return _minimum(held[1], _maximum(held[0], x))
+
+
+def _held_clip_bounds(dtype: np.dtype[Any], *bounds: float) -> list[np.ndarray]:
+    """CLIP's FLOAT bounds restated: each a float32, in ``dtype`` rounded (floats) or
+    truncated and held to the type's range (integers)."""
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return [
+            np.asarray(np.clip(np.trunc(np.float64(np.float32(v))), info.min, info.max), dtype)
+            for v in bounds
+        ]
+    with np.errstate(over="ignore"):
+        return [np.asarray(np.float32(v)).astype(dtype) for v in bounds]
+
+
+def _clip_grad(x: jax.Array, gradient: jax.Array, low: Any, high: Any) -> jax.Array:
+    """The page's cases: 0 where ``x <= Min`` or ``x >= Max``, the gradient elsewhere."""
+    return jnp.where((x <= low) | (x >= high), jnp.zeros((), gradient.dtype), gradient)
+
+
+def _reference_clip_grad(exact: bool) -> Callable[..., np.ndarray]:
+    """CLIP_GRAD restated (its bounds read as CLIP's), or with ``exact`` CLIP_GRAD1's."""
+
+    def reference(x: np.ndarray, gradient: np.ndarray, low: Any, high: Any) -> np.ndarray:
+        if exact:
+            with np.errstate(over="ignore"):
+                held = [np.asarray(v).astype(x.dtype) for v in (low, high)]
+        else:
+            held = _held_clip_bounds(x.dtype, low, high)
+        with np.errstate(invalid="ignore"):  # NaN compares false, quietly
+            outside = (x <= held[0]) | (x >= held[1])
+        return np.where(outside, np.zeros((), x.dtype), gradient)
+
+    return reference
 
 
 def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
@@ -1002,7 +1061,12 @@ def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.
 
 def _check_clip1(desc: Any, op: str, level: FL) -> None:
     del level
-    scalars.require_union_type(desc, "min_max_data_type", op=op)
+    scalars.require_union_type(desc, "min_max_data_type", op=op, output=_output_field(desc))
+
+
+def _output_field(desc: Any) -> str:
+    (field,) = contract.tensor_fields(type(desc), contract.Role.OUTPUT)
+    return field.name
 
 
 def _reference_clip1(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
@@ -1349,6 +1413,12 @@ _MIN_MAX_BANDS = (
     fl.band(FL.FL_2_1, (4, 4), _TYPES_8_32),
     fl.band(FL.FL_3_0, (1, 8), _TYPES_8_32),
     fl.band(FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+)
+_CLIP_GRAD_STEPS = "steps at Min and Max in x, where finite differences straddle them"
+_CLIP_GRAD_NOTES = (
+    "The incoming gradient where Min < x < Max, +0.0 elsewhere: a move, exact in every "
+    "type. A NaN x is neither at or below Min nor at or above Max, so its gradient passes "
+    "(the page's cases, read literally)."
 )
 _STAIRCASE = "a staircase: its derivative is 0 and finite differences straddle its steps"
 
@@ -1823,6 +1893,53 @@ ROWS: tuple[ElementWise, ...] = (
         notes="Min and Max are held exactly in the tensor's type (MinMaxDataType must be "
         "the output's). A NaN input gives NaN, and -0.0 is below 0.0 (IEEE 754-2019's "
         "maximum and minimum). With Min above Max every value becomes Min.",
+    ),
+    ElementWise(
+        "CLIP_GRAD",
+        ElementWiseClipGrad,
+        _clip_grad,
+        (
+            fl.band(FL.FL_3_1, (1, 8), _TYPES_8_32),
+            fl.band(FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
+        ),
+        face="clip_grad",
+        served_by="ELEMENT_WISE_CLIP_GRAD1",
+        example=(
+            "float32",
+            ([-4.0, 0.5, 2.5], [1.0, 2.0, 3.0]),
+            "Array([0., 2., 0.], dtype=float32)",
+        ),
+        example_statics=(-2.5, 2.5),
+        example_attributes="min=-2.5, max=2.5",
+        page="f(x, dy) = 0 if x <= Min or x >= Max else dy",
+        reference=_reference_clip_grad(exact=False),
+        read=_read_clip_bound,
+        check=_check_clip,
+        not_smooth=_CLIP_GRAD_STEPS,
+        notes="Min and Max are C FLOATs read as CLIP reads them (for integer tensors "
+        "truncated toward zero and held to the type's range, a NaN bound refused); x at "
+        "a bound as the tensor's type holds it gives 0. " + _CLIP_GRAD_NOTES + " Its "
+        "functional face is CLIP_GRAD1's, dml.clip_grad.",
+    ),
+    ElementWise(
+        "CLIP_GRAD1",
+        ElementWiseClipGrad1,
+        _clip_grad,
+        (fl.band(FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),),
+        face="clip_grad",
+        namesake=False,
+        example=("int8", ([-100, 5, 10], [1, 2, 3]), "Array([0, 2, 0], dtype=int8)"),
+        example_statics=(-10, 10),
+        example_attributes="min_max_data_type=dml.DataType.INT8, min=-10, max=10",
+        page="f(x, dy) = 0 if x <= Min or x >= Max else dy",
+        reference=_reference_clip_grad(exact=True),
+        read=_read_exact,
+        check=_check_clip1,
+        not_smooth=_CLIP_GRAD_STEPS,
+        differs="no jax function of its own: the pullback of dml.clip for x strictly "
+        "between min and max (jax gives half at a tie, DirectML 0)",
+        notes="Min and Max are held exactly in the tensor's type (MinMaxDataType must be "
+        "the output's). " + _CLIP_GRAD_NOTES,
     ),
     ElementWise(
         "SQRT",

@@ -25,6 +25,8 @@ from dmljax._src.ops.element_wise import (
     ElementWiseBinary,
     ElementWiseClip,
     ElementWiseClip1,
+    ElementWiseClipGrad,
+    ElementWiseClipGrad1,
     ElementWiseConstantPow,
     ElementWiseIf,
     ElementWiseIsInfinity,
@@ -75,6 +77,8 @@ __all__ = [
     "ElementWiseBitXorOperatorDesc",
     "ElementWiseCeilOperatorDesc",
     "ElementWiseClip1OperatorDesc",
+    "ElementWiseClipGrad1OperatorDesc",
+    "ElementWiseClipGradOperatorDesc",
     "ElementWiseClipOperatorDesc",
     "ElementWiseConstantPowOperatorDesc",
     "ElementWiseCosOperatorDesc",
@@ -133,6 +137,7 @@ __all__ = [
     "ceil",
     "celu",
     "clip",
+    "clip_grad",
     "constant_pow",
     "cos",
     "cosh",
@@ -245,6 +250,8 @@ ElementWiseBitShiftRightOperatorDesc: type[ElementWiseBinary] = DESCS[
 ElementWiseBitXorOperatorDesc: type[ElementWiseBinary] = DESCS["ELEMENT_WISE_BIT_XOR"]
 ElementWiseCeilOperatorDesc: type[ElementWiseUnary] = DESCS["ELEMENT_WISE_CEIL"]
 ElementWiseClip1OperatorDesc: type[ElementWiseClip1] = DESCS["ELEMENT_WISE_CLIP1"]
+ElementWiseClipGrad1OperatorDesc: type[ElementWiseClipGrad1] = DESCS["ELEMENT_WISE_CLIP_GRAD1"]
+ElementWiseClipGradOperatorDesc: type[ElementWiseClipGrad] = DESCS["ELEMENT_WISE_CLIP_GRAD"]
 ElementWiseClipOperatorDesc: type[ElementWiseClip] = DESCS["ELEMENT_WISE_CLIP"]
 ElementWiseConstantPowOperatorDesc: type[ElementWiseConstantPow] = DESCS[
     "ELEMENT_WISE_CONSTANT_POW"
@@ -320,6 +327,7 @@ bitwise_xor: Binary = FUNCTIONS["bitwise_xor"]
 ceil: Unary = FUNCTIONS["ceil"]
 celu: Parameterized = FUNCTIONS["celu"]
 clip: Bounded = FUNCTIONS["clip"]
+clip_grad: Parameterized = FUNCTIONS["clip_grad"]
 constant_pow: Parameterized = FUNCTIONS["constant_pow"]
 cos: Unary = FUNCTIONS["cos"]
 cosh: Unary = FUNCTIONS["cosh"]

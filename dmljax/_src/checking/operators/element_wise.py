@@ -138,6 +138,10 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
         (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64),
     ),
     "ELEMENT_WISE_CLIP1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
+    "ELEMENT_WISE_CLIP_GRAD": _table(
+        (_FL.FL_3_1, (1, 8), _TYPES_8_32), (_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)
+    ),
+    "ELEMENT_WISE_CLIP_GRAD1": _table((_FL.FL_5_0, (1, 8), _TYPES_8_32 | _INTS_64)),
     "ELEMENT_WISE_THRESHOLD": _table(
         (_FL.FL_1_0, (4, 4), FLOATS),
         (_FL.FL_2_1, (4, 4), _TYPES_8_32),
@@ -447,6 +451,26 @@ _WORKED: dict[
         {"InputTensor": ("FLOAT32", [-3.0, _NAN, -0.0, 2.0])},
         ("FLOAT32", [-1.0, _NAN, -0.0, 1.0]),
         "NaN stays NaN, -0.0 is within [-1, 1] and kept.",
+    ),
+    "ELEMENT_WISE_CLIP_GRAD": (
+        {"Min": -2.5, "Max": 2.5},
+        {
+            "InputTensor": ("INT32", [-3, -2, 1, 2]),
+            "InputGradientTensor": ("INT32", [10, 20, 30, 40]),
+        },
+        ("INT32", [0, 0, 30, 0]),
+        "The FLOAT bounds read as CLIP reads them for INT32, [-2, 2]: x at or beyond -2 "
+        "or 2 gives 0, x = 1 passes its gradient.",
+    ),
+    "ELEMENT_WISE_CLIP_GRAD1": (
+        {"MinMaxDataType": "FLOAT32", "Min": -1.0, "Max": 1.0},
+        {
+            "InputTensor": ("FLOAT32", [-1.0, 0.5, _NAN, 3.0]),
+            "InputGradientTensor": ("FLOAT32", [5.0, -0.0, 7.0, 9.0]),
+        },
+        ("FLOAT32", [0.0, -0.0, 7.0, 0.0]),
+        "x at Min gives 0; inside, the gradient passes with its sign (-0.0); NaN is neither "
+        "at or below Min nor at or above Max, so its gradient passes.",
     ),
     "ACTIVATION_RELU": (
         {},
@@ -1153,6 +1177,7 @@ _JNP = {
     "linear": lambda x, alpha, beta: alpha * x + beta,
     "prelu": lambda x, slope: jnp.where(x >= 0, x, slope * x),
     "relu_grad": lambda x, dy: jnp.where(x > 0, dy, 0.0),
+    "clip_grad": lambda x, dy, low, high: jnp.where((x <= low) | (x >= high), 0.0, dy),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
     "swish": lambda x, scale: x * jax.nn.sigmoid(scale * x),

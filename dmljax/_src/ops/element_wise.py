@@ -439,6 +439,14 @@ class ActivationSoftplus(Activation):
     steepness: float = contract.attribute(scalars.float32_attribute)
 
 
+class ActivationShrink(Activation):
+    """:class:`Activation` with C ``FLOAT`` ``bias`` and ``threshold``
+    (``DML_ACTIVATION_SHRINK_OPERATOR_DESC``)."""
+
+    bias: float = contract.attribute(scalars.float32_attribute)
+    threshold: float = contract.attribute(scalars.float32_attribute)
+
+
 class ActivationAlphaGamma(ActivationAlpha):
     """:class:`ActivationAlpha` with a C ``FLOAT`` ``gamma`` too
     (``DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC``)."""
@@ -1159,6 +1167,69 @@ def _hard_sigmoid(x: jax.Array, alpha: Any, beta: Any) -> jax.Array:
     """``max(0, min(alpha * x + beta, 1))``, NaN kept (XLA's max and min propagate it)."""
     zero, one = jnp.zeros((), x.dtype), jnp.ones((), x.dtype)
     return jnp.minimum(jnp.maximum(alpha * x + beta, zero), one)
+
+
+def _read_shrink(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
+    """SHRINK's attributes: float32 constants for floats; for integers (FL 5_1) the bias
+    read as CLIP reads its bounds, the threshold kept as the float32 it is (the formula
+    compares integers with it as real numbers); NaN refused for integers."""
+    if jnp.issubdtype(dtype, jnp.floating):
+        return _read_float32(value, dtype, op=op, field=field)
+    if math.isnan(value):
+        raise InvalidArgumentError(
+            op, field, f"a number for {DataType.from_dtype(dtype)} tensors", "nan"
+        )
+    if field == "bias":
+        return clip_bound(value, dtype)
+    return np.asarray(np.float32(value), np.float64)
+
+
+def _shrink(x: jax.Array, bias: Any, threshold: Any) -> jax.Array:
+    """``x - Bias`` where ``x > Threshold``, ``x + Bias`` where ``x < -Threshold``, 0
+    elsewhere. Integers compare with the float threshold as real numbers (each
+    comparison becomes one with a whole number, or none where it holds for every value
+    of the type or for none) and the sums wrap."""
+    zero = jnp.zeros((), x.dtype)
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        above, below = x > threshold, x < -threshold
+    else:
+        t = float(threshold)  # a concrete constant: the comparisons are chosen here
+        above = _compare_whole(x, math.floor(t) if math.isfinite(t) else t, greater=True)
+        below = _compare_whole(x, math.ceil(-t) if math.isfinite(t) else -t, greater=False)
+    return jnp.where(above, x - bias, jnp.where(below, x + bias, zero))
+
+
+def _compare_whole(x: jax.Array, bound: float, *, greater: bool) -> Any:
+    """``x > bound`` (or ``x < bound``) for integers ``x`` and a whole or infinite
+    ``bound``: all true or all false where the bound is beyond the type's range."""
+    info = jnp.iinfo(x.dtype)
+    # x > bound holds for none at or past the maximum and for all below the minimum; x <
+    # bound is its mirror image.
+    none_from, all_past = (info.max, info.min) if greater else (info.min, info.max)
+    if (bound >= none_from) if greater else (bound <= none_from):
+        return jnp.zeros(x.shape, bool)
+    if (bound < all_past) if greater else (bound > all_past):
+        return jnp.ones(x.shape, bool)
+    whole = np.asarray(int(bound), x.dtype)
+    return x > whole if greater else x < whole
+
+
+def _reference_shrink(x: np.ndarray, bias: float, threshold: float) -> np.ndarray:
+    """SHRINK restated: floats in float64 rounded once; integers with Python's exact
+    comparisons against the float32 threshold, the bias read as CLIP reads it, wrapped."""
+    t, b = float(np.float32(threshold)), float(np.float32(bias))
+    if x.dtype.kind in "fV":
+        wide = x.astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            y = np.where(wide > t, wide - b, np.where(wide < -t, wide + b, 0.0))
+        return y.astype(x.dtype)
+    (held,) = _held_clip_bounds(x.dtype, b)
+    bits = np.iinfo(x.dtype).bits
+    out = [
+        (v - int(held) if v > t else v + int(held) if v < -t else 0) % (1 << bits)
+        for v in x.ravel().tolist()
+    ]
+    return np.array(out, np.uint64).astype(f"uint{bits}").view(x.dtype).reshape(x.shape)
 
 
 def _reference_relu_grad(x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
@@ -2409,6 +2480,40 @@ ROWS: tuple[ElementWise, ...] = (
         "floats. Where erfc's "
         "value is subnormal a backend may flush it (results below 16 smallest normals). "
         "gelu(-inf) is NaN (-inf times erfc(inf) = 0), as jax.nn.gelu's.",
+    ),
+    ElementWise(
+        "SHRINK",
+        ActivationShrink,
+        _in_float32(_shrink),
+        (
+            fl.band(FL.FL_2_0, (4, 5), _FLOATS),
+            fl.band(FL.FL_3_0, (1, 8), _FLOATS),
+            fl.band(FL.FL_5_1, (1, 8), _TYPES_8_32),
+        ),
+        face="shrink",
+        family="ACTIVATION",
+        namesake=False,
+        defaults=(0.0, 0.5),
+        example=(
+            "float32",
+            ([-2.0, 0.25, 1.5],),
+            "Array([-1.5,  0. ,  1. ], dtype=float32)",
+        ),
+        example_statics=(0.5, 1.0),
+        example_attributes="bias=0.5, threshold=1.0",
+        page="f(x) = x - Bias if x > Threshold, x + Bias if x < -Threshold, else 0",
+        reference=_reference_shrink,
+        read=_read_shrink,
+        exact=False,
+        ulps=1,
+        not_smooth="jumps of Bias at +-Threshold, where finite differences straddle them",
+        differs="jax has no such function (ONNX's Shrink, with lambd named threshold)",
+        notes="Bias and Threshold are C FLOATs; the page's typical values, 0.0 and 0.5, are "
+        "the face's defaults. Floats: one subtraction or addition (float32 exact; float16 "
+        "computes in float32 and rounds again, within 1 ulp); NaN and +-Threshold itself "
+        "give 0.0. Integers (FL 5_1): x is compared with Threshold as real numbers, Bias "
+        "is read as CLIP reads its bounds (truncated toward zero, held to the type's range), "
+        "and x - Bias and x + Bias wrap; a NaN Bias or Threshold is refused there.",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",

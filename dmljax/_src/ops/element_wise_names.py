@@ -19,6 +19,7 @@ from dmljax._src.ops.element_wise import (
     ActivationAlphaGamma,
     ActivationParameterizedRelu,
     ActivationReluGrad,
+    ActivationShrink,
     ActivationSoftplus,
     ActivationSwish,
     ElementWiseAdd1,
@@ -52,6 +53,7 @@ __all__ = [
     "ActivationReluOperatorDesc",
     "ActivationScaledEluOperatorDesc",
     "ActivationScaledTanhOperatorDesc",
+    "ActivationShrinkOperatorDesc",
     "ActivationSigmoidOperatorDesc",
     "ActivationSoftplusOperatorDesc",
     "ActivationSoftsignOperatorDesc",
@@ -183,6 +185,7 @@ __all__ = [
     "round",
     "scaled_tanh",
     "selu",
+    "shrink",
     "sigmoid",
     "sign",
     "sin",
@@ -223,6 +226,7 @@ ActivationReluGradOperatorDesc: type[ActivationReluGrad] = DESCS["ACTIVATION_REL
 ActivationReluOperatorDesc: type[Activation] = DESCS["ACTIVATION_RELU"]
 ActivationScaledEluOperatorDesc: type[ActivationAlphaGamma] = DESCS["ACTIVATION_SCALED_ELU"]
 ActivationScaledTanhOperatorDesc: type[ActivationAlphaBeta] = DESCS["ACTIVATION_SCALED_TANH"]
+ActivationShrinkOperatorDesc: type[ActivationShrink] = DESCS["ACTIVATION_SHRINK"]
 ActivationSigmoidOperatorDesc: type[Activation] = DESCS["ACTIVATION_SIGMOID"]
 ActivationSoftplusOperatorDesc: type[ActivationSoftplus] = DESCS["ACTIVATION_SOFTPLUS"]
 ActivationSoftsignOperatorDesc: type[Activation] = DESCS["ACTIVATION_SOFTSIGN"]
@@ -373,6 +377,7 @@ right_shift: Binary = FUNCTIONS["right_shift"]
 round: Parameterized = FUNCTIONS["round"]
 scaled_tanh: Parameterized = FUNCTIONS["scaled_tanh"]
 selu: Parameterized = FUNCTIONS["selu"]
+shrink: Parameterized = FUNCTIONS["shrink"]
 sigmoid: Unary = FUNCTIONS["sigmoid"]
 sign: Unary = FUNCTIONS["sign"]
 sin: Unary = FUNCTIONS["sin"]

@@ -201,6 +201,11 @@ DOCUMENTED_SUPPORT: dict[str, dict[FeatureLevel, DocumentedBand]] = {
     "ACTIVATION_HARD_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
     "ACTIVATION_SWISH": _table((_FL.FL_6_2, (1, 8), FLOATS)),
     "ACTIVATION_GELU": _table((_FL.FL_5_1, (1, 8), FLOATS)),
+    "ACTIVATION_SHRINK": _table(
+        (_FL.FL_2_0, (4, 5), FLOATS),
+        (_FL.FL_3_0, (1, 8), FLOATS),
+        (_FL.FL_5_1, (1, 8), _TYPES_8_32),
+    ),
     "ACTIVATION_RELU_GRAD": _table(
         (_FL.FL_3_0, (1, 8), FLOATS), (_FL.FL_5_1, (1, 8), FLOATS | _SIGNED)
     ),
@@ -471,6 +476,13 @@ _WORKED: dict[
         ("FLOAT32", [0.0, -0.0, 7.0, 0.0]),
         "x at Min gives 0; inside, the gradient passes with its sign (-0.0); NaN is neither "
         "at or below Min nor at or above Max, so its gradient passes.",
+    ),
+    "ACTIVATION_SHRINK": (
+        {"Bias": 1.5, "Threshold": 2.5},
+        {"InputTensor": ("INT8", [-128, -3, 2, 127])},
+        ("INT8", [-127, -2, 0, 126]),
+        "Integers compare with 2.5 as real numbers; Bias 1.5 is read as CLIP reads it, 1: "
+        "-128 + 1, -3 + 1, 127 - 1; 2 is within +-2.5 and gives 0.",
     ),
     "ACTIVATION_RELU": (
         {},
@@ -908,6 +920,9 @@ _FLOAT_ATTRIBUTES = {
     "sigmoid_input_scale": [1.0, 0.5, -2.0, 1.702],
     "steepness": [1.0, 2.0, 3.7],
     "exponent": [2.0, 0.5, 3.0, -1.0, 1.5],
+    # SHRINK's: thresholds half-way between the sweep's integers (no value sits on a jump).
+    "bias": [0.0, 0.5, 2.0, -1.5],
+    "threshold": [0.5, 2.5, 10.5],
 }
 
 
@@ -1177,6 +1192,7 @@ _JNP = {
     "linear": lambda x, alpha, beta: alpha * x + beta,
     "prelu": lambda x, slope: jnp.where(x >= 0, x, slope * x),
     "relu_grad": lambda x, dy: jnp.where(x > 0, dy, 0.0),
+    "shrink": lambda x, b, t: jnp.where(x > t, x - b, jnp.where(x < -t, x + b, 0.0)),
     "clip_grad": lambda x, dy, low, high: jnp.where((x <= low) | (x >= high), 0.0, dy),
     "hard_sigmoid": lambda x, alpha, beta: jnp.clip(alpha * x + beta, 0.0, 1.0),
     "hard_swish": lambda x, alpha, beta: x * jnp.clip(alpha * x + beta, 0.0, 1.0),
@@ -1209,6 +1225,8 @@ _BENCH_VALUES = {
     "sigmoid_input_scale": 1.0,
     "steepness": 1.0,
     "exponent": 2.5,
+    "bias": 0.25,
+    "threshold": 0.5,
     "rounding_mode": "halves_to_nearest_even",
     "infinity_mode": "either",
 }

@@ -25,6 +25,7 @@ import inspect
 import math
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import jax
@@ -1170,33 +1171,69 @@ def _hard_sigmoid(x: jax.Array, alpha: Any, beta: Any) -> jax.Array:
 
 
 def _read_shrink(value: float, dtype: np.dtype[Any], *, op: str, field: str) -> np.ndarray:
-    """SHRINK's attributes: float32 constants for floats; for integers (FL 5_1) the bias
-    read as CLIP reads its bounds, the threshold kept as the float32 it is (the formula
-    compares integers with it as real numbers); NaN refused for integers."""
+    """SHRINK's attributes: float32 constants for floats; for integers (FL 5_1) each kept
+    as the float32 it is (the formula works with them as real numbers, statically); NaN
+    refused for integers."""
     if jnp.issubdtype(dtype, jnp.floating):
         return _read_float32(value, dtype, op=op, field=field)
     if math.isnan(value):
-        raise InvalidArgumentError(
-            op, field, f"a number for {DataType.from_dtype(dtype)} tensors", "nan"
-        )
-    if field == "bias":
-        return clip_bound(value, dtype)
+        data_type = DataType.from_dtype(dtype)
+        raise InvalidArgumentError(op, field, f"a number for {data_type} tensors", "nan")
     return np.asarray(np.float32(value), np.float64)
 
 
 def _shrink(x: jax.Array, bias: Any, threshold: Any) -> jax.Array:
     """``x - Bias`` where ``x > Threshold``, ``x + Bias`` where ``x < -Threshold``, 0
-    elsewhere. Integers compare with the float threshold as real numbers (each
-    comparison becomes one with a whole number, or none where it holds for every value
-    of the type or for none) and the sums wrap."""
+    elsewhere. Integers work with the float attributes as real numbers, as ONNX's Shrink
+    does: the comparisons are exact and each sum is truncated toward zero and held to
+    the type's range, as CAST converts (:func:`_plus_real`)."""
     zero = jnp.zeros((), x.dtype)
     if jnp.issubdtype(x.dtype, jnp.floating):
-        above, below = x > threshold, x < -threshold
-    else:
-        t = float(threshold)  # a concrete constant: the comparisons are chosen here
-        above = _compare_whole(x, math.floor(t) if math.isfinite(t) else t, greater=True)
-        below = _compare_whole(x, math.ceil(-t) if math.isfinite(t) else -t, greater=False)
-    return jnp.where(above, x - bias, jnp.where(below, x + bias, zero))
+        return jnp.where(x > threshold, x - bias, jnp.where(x < -threshold, x + bias, zero))
+    t, b = float(threshold), float(bias)  # concrete constants: chosen here, statically
+    above, below = _above_real(x, t), _below_real(x, -t)
+    return jnp.where(above, _plus_real(x, -b), jnp.where(below, _plus_real(x, b), zero))
+
+
+def _above_real(x: jax.Array, real: float) -> Any:
+    """``x > real`` for integers, exactly: ``x > floor(real)``."""
+    return _compare_whole(x, math.floor(real) if math.isfinite(real) else real, greater=True)
+
+
+def _below_real(x: jax.Array, real: float) -> Any:
+    """``x < real`` for integers, exactly: ``x < ceil(real)``."""
+    return _compare_whole(x, math.ceil(real) if math.isfinite(real) else real, greater=False)
+
+
+def _plus_real(x: jax.Array, real: float) -> jax.Array:
+    """``x + real`` for integers and a float, truncated toward zero and held to the type's
+    range (CAST's float-to-integer rule): ``x + floor(real)`` where the sum is positive,
+    ``x + ceil(real)`` where it is not, saturated."""
+    if not math.isfinite(real):
+        info = jnp.iinfo(x.dtype)
+        return jnp.full(x.shape, info.max if real > 0 else info.min, x.dtype)
+    positive = _above_real(x, -real)
+    return jnp.where(positive, _plus_whole(x, math.floor(real)), _plus_whole(x, math.ceil(real)))
+
+
+def _plus_whole(x: jax.Array, whole: int) -> jax.Array:
+    """``x + whole`` saturated to x's type, for any Python integer: the sum wraps where it
+    fits (two's complement adds ``whole`` modulo 2**bits exactly), and is the type's
+    bound where it does not."""
+    info = jnp.iinfo(x.dtype)
+    low, high = int(info.min), int(info.max)
+    if whole > high - low:
+        return jnp.full(x.shape, high, x.dtype)
+    if whole < low - high:
+        return jnp.full(x.shape, low, x.dtype)
+    bits = info.bits
+    step = np.asarray(whole % (1 << bits), f"uint{bits}").view(x.dtype)
+    wrapped = x + step
+    if whole >= 0:
+        last = np.asarray(high - whole, x.dtype)  # the largest x whose sum fits
+        return jnp.where(x > last, np.asarray(high, x.dtype), wrapped)
+    first = np.asarray(low - whole, x.dtype)
+    return jnp.where(x < first, np.asarray(low, x.dtype), wrapped)
 
 
 def _compare_whole(x: jax.Array, bound: float, *, greater: bool) -> Any:
@@ -1215,21 +1252,29 @@ def _compare_whole(x: jax.Array, bound: float, *, greater: bool) -> Any:
 
 
 def _reference_shrink(x: np.ndarray, bias: float, threshold: float) -> np.ndarray:
-    """SHRINK restated: floats in float64 rounded once; integers with Python's exact
-    comparisons against the float32 threshold, the bias read as CLIP reads it, wrapped."""
+    """SHRINK restated: floats in float64 rounded once; integers with exact rational
+    arithmetic (Python's Fraction) against the float32 attributes, each sum truncated
+    toward zero and held to the type's range."""
     t, b = float(np.float32(threshold)), float(np.float32(bias))
     if x.dtype.kind in "fV":
         wide = x.astype(np.float64)
         with np.errstate(invalid="ignore"):
             y = np.where(wide > t, wide - b, np.where(wide < -t, wide + b, 0.0))
         return y.astype(x.dtype)
-    (held,) = _held_clip_bounds(x.dtype, b)
-    bits = np.iinfo(x.dtype).bits
-    out = [
-        (v - int(held) if v > t else v + int(held) if v < -t else 0) % (1 << bits)
-        for v in x.ravel().tolist()
-    ]
-    return np.array(out, np.uint64).astype(f"uint{bits}").view(x.dtype).reshape(x.shape)
+    info = np.iinfo(x.dtype)
+
+    def one(v: int) -> int:
+        if v > t:
+            total = -b if not math.isfinite(b) else v - Fraction(b)
+        elif v < -t:
+            total = b if not math.isfinite(b) else v + Fraction(b)
+        else:
+            return 0
+        if not math.isfinite(total):
+            return int(info.max) if total > 0 else int(info.min)
+        return min(max(math.trunc(total), int(info.min)), int(info.max))
+
+    return np.array([one(v) for v in x.ravel().tolist()], x.dtype).reshape(x.shape)
 
 
 def _reference_relu_grad(x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
@@ -2511,9 +2556,11 @@ ROWS: tuple[ElementWise, ...] = (
         notes="Bias and Threshold are C FLOATs; the page's typical values, 0.0 and 0.5, are "
         "the face's defaults. Floats: one subtraction or addition (float32 exact; float16 "
         "computes in float32 and rounds again, within 1 ulp); NaN and +-Threshold itself "
-        "give 0.0. Integers (FL 5_1): x is compared with Threshold as real numbers, Bias "
-        "is read as CLIP reads its bounds (truncated toward zero, held to the type's range), "
-        "and x - Bias and x + Bias wrap; a NaN Bias or Threshold is refused there.",
+        "give 0.0. Integers (FL 5_1): the page gives no rule for its FLOAT attributes; "
+        "dmljax works with them as real numbers, as ONNX's Shrink does (onnxruntime's "
+        "results, tested): x is compared with Threshold exactly, and x - Bias and x + Bias "
+        "are truncated toward zero and held to the type's range, as CAST converts; a NaN "
+        "Bias or Threshold is refused there.",
     ),
     ElementWise(
         "PARAMETERIZED_RELU",

@@ -480,9 +480,9 @@ _WORKED: dict[
     "ACTIVATION_SHRINK": (
         {"Bias": 1.5, "Threshold": 2.5},
         {"InputTensor": ("INT8", [-128, -3, 2, 127])},
-        ("INT8", [-127, -2, 0, 126]),
-        "Integers compare with 2.5 as real numbers; Bias 1.5 is read as CLIP reads it, 1: "
-        "-128 + 1, -3 + 1, 127 - 1; 2 is within +-2.5 and gives 0.",
+        ("INT8", [-126, -1, 0, 125]),
+        "Real arithmetic, truncated toward zero (ONNX's): -128 + 1.5 is -126.5, so -126; "
+        "-3 + 1.5 is -1; 127 - 1.5 is 125; 2 is within +-2.5 and gives 0.",
     ),
     "ACTIVATION_RELU": (
         {},

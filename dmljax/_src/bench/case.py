@@ -48,7 +48,10 @@ class Case:
         separate_fn: for a graph, the same computation as its nodes' compiled
             operators called one after another (never jitted together), or None:
             it is timed too, and the dmljax call must be faster (its time over
-            dmljax's, ``separate_ratio``, above 1).
+            dmljax's, ``separate_ratio``, above ``min_separate_ratio``).
+        min_separate_ratio: how many times faster than its nodes one by one a graph
+            must be: 1 (faster at all), or more where fusion must pay (8 element-wise
+            nodes: 4).
         min_pct_of_copy: the least bandwidth, in % of the copy's over the same
             bytes, that dmljax must reach; None for no such target. It suits
             cases whose ideal bytes are what the hardware moves (row gathers,
@@ -76,6 +79,7 @@ class Case:
     min_pct_of_copy: float | None = None
     more_work: bool = False
     separate_fn: Callable[..., Any] | None = None
+    min_separate_ratio: float = 1.0
 
     def __post_init__(self) -> None:
         if len(self.donate_argnums) > 1:

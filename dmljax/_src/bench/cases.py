@@ -231,6 +231,128 @@ def graph_cases() -> list[Case | EagerCase]:
     ]
 
 
+def _element_wise_nodes(rows: int, cols: int) -> tuple[OperatorDesc[Any, *tuple[Any, ...]], ...]:
+    """Eight element-wise nodes over ``x`` and ``y`` of f32[rows, cols] (the graph
+    :func:`element_wise_graph` wires): a sum, products, an activation, a ScaleBias, a
+    difference, a maximum and a sigmoid."""
+    t = dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(rows, cols))
+    return (
+        dml.ElementWiseAddOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t),
+        dml.ElementWiseMultiplyOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t),
+        dml.ActivationReluOperatorDesc(input_tensor=t, output_tensor=t),
+        dml.ElementWiseIdentityOperatorDesc(input_tensor=t, output_tensor=t,
+                                            scale_bias=dml.ScaleBias(0.5, 1.0)),
+        dml.ElementWiseSubtractOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t),
+        dml.ElementWiseMaxOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t),
+        dml.ActivationSigmoidOperatorDesc(input_tensor=t, output_tensor=t),
+        dml.ElementWiseMultiplyOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t),
+    )  # fmt: skip
+
+
+# Each node's inputs: ("x", "y") are the graph's inputs, a number the node before.
+_ELEMENT_WISE_WIRING: tuple[tuple[str | int, ...], ...] = (
+    ("x", "y"),
+    (0, "y"),
+    (1,),
+    (2,),
+    (3, "x"),
+    (4, "y"),
+    (5,),
+    (6, "x"),
+)
+
+
+def element_wise_graph(rows: int, cols: int) -> dml.GraphDesc:
+    """The element-wise bench graph: ``sigmoid(max(relu((x + y) * y) * 0.5 + 1 - x, y)) * x``
+    as eight nodes, x and y read by four of them.
+
+    >>> graph = dml.compile_graph(element_wise_graph(1, 2))
+    >>> graph(jnp.array([[1.0, -2.0]]), jnp.array([[2.0, 0.5]]))
+    (Array([[ 0.95257413, -1.9051483 ]], dtype=float32),)
+    """
+    inputs = {"x": 0, "y": 1}
+    return dml.GraphDesc(
+        input_count=2,
+        output_count=1,
+        nodes=tuple(dml.OperatorGraphNodeDesc(operator=d) for d in _element_wise_nodes(rows, cols)),
+        input_edges=tuple(
+            dml.InputGraphEdgeDesc(
+                graph_input_index=inputs[source], to_node_index=node, to_node_input_index=slot
+            )
+            for node, sources in enumerate(_ELEMENT_WISE_WIRING)
+            for slot, source in enumerate(sources)
+            if isinstance(source, str)
+        ),
+        intermediate_edges=tuple(
+            _edge(source, node, slot)
+            for node, sources in enumerate(_ELEMENT_WISE_WIRING)
+            for slot, source in enumerate(sources)
+            if isinstance(source, int)
+        ),
+        output_edges=(
+            dml.OutputGraphEdgeDesc(
+                from_node_index=7, from_node_output_index=0, graph_output_index=0
+            ),
+        ),
+    )
+
+
+def _element_wise_jnp(x: jax.Array, y: jax.Array) -> jax.Array:
+    return jax.nn.sigmoid(jnp.fmax(jax.nn.relu((x + y) * y) * 0.5 + 1.0 - x, y)) * x
+
+
+@functools.lru_cache(maxsize=4)
+def _compiled_element_wise(rows: int, cols: int) -> tuple[Any, ...]:
+    return tuple(dml.compile_operator(d) for d in _element_wise_nodes(rows, cols))
+
+
+def _element_wise_one_by_one(x: jax.Array, y: jax.Array) -> jax.Array:
+    """The eight nodes as eight compiled operators called one after another."""
+    add, mul, relu, scaled, sub, most, sigmoid, mul2 = _compiled_element_wise(*x.shape)
+    return mul2(sigmoid(most(sub(scaled(relu(mul(add(x, y), y))), x), y)), x)
+
+
+def element_wise_graph_cases() -> list[Case | EagerCase]:
+    """Eight element-wise nodes as one graph (:func:`element_wise_graph`): one kernel at
+    90 % or more of the copy's bandwidth (x and y read once, the result written once),
+    at least 4x faster than its nodes called one by one, and within 1.05x of the jnp
+    expression."""
+
+    def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
+        side = 512 if quick else 4096  # 1 MiB / 64 MiB of f32 each
+        x_key, y_key = jax.random.split(key)
+        return operands.normal(x_key, (side, side)), operands.normal(y_key, (side, side))
+
+    def run_graph(x: jax.Array, y: jax.Array) -> jax.Array:
+        return dml.compile_graph(element_wise_graph(*x.shape))(x, y)[0]
+
+    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
+        x_key, y_key = jax.random.split(key)
+        return operands.normal(x_key, (8, 8)), operands.normal(y_key, (8, 8))
+
+    return [
+        Case(
+            name="graph 8 element-wise nodes",
+            operator="GRAPH",
+            make_args=make_args,
+            dmljax_fn=run_graph,
+            jnp_fn=_element_wise_jnp,
+            bytes_moved=lambda args: 3 * args[0].nbytes,
+            separate_fn=_element_wise_one_by_one,
+            min_separate_ratio=4.0,
+            min_pct_of_copy=90.0,
+        ),
+        EagerCase(
+            name="graph 8 element-wise nodes eager",
+            operator="GRAPH",
+            make_args=tiny,
+            functional=None,
+            desc=lambda x, y: element_wise_graph(*x.shape),
+            jnp_fn=_element_wise_jnp,
+        ),
+    ]
+
+
 OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
     *(
         bench
@@ -239,6 +361,7 @@ OPERATORS: tuple[Callable[[], list[Case | EagerCase]], ...] = (
     ),
     strided_cases,
     graph_cases,
+    element_wise_graph_cases,
 )
 
 

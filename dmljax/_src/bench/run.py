@@ -88,6 +88,7 @@ def run_case(
         operator=case.operator,
         target_ratio=case.target_ratio,
         min_pct_of_copy=case.min_pct_of_copy,
+        min_separate_ratio=case.min_separate_ratio,
         more_work=case.more_work,
         args=[],
         donated=case.donated is not None,

@@ -1011,8 +1011,8 @@ def _read_clip_bound(value: float, dtype: np.dtype[Any], *, op: str, field: str)
 
 
 def _check_clip(desc: Any, op: str, level: FL) -> None:
-    """CLIP's and THRESHOLD's FLOAT bounds: a NaN bound clips no integer, so it is refused
-    for integer tensors."""
+    """CLIP's, THRESHOLD's and CLIP_GRAD's FLOAT bounds: a NaN bound clips no integer, so
+    it is refused for integer tensors."""
     del level
     data_type = desc.input_tensor.data_type  # the output's too (CLIP_GRAD's gradient's)
     if data_type.is_floating:
@@ -1052,11 +1052,8 @@ def _reference_clip_grad(exact: bool) -> Callable[..., np.ndarray]:
     """CLIP_GRAD restated (its bounds read as CLIP's), or with ``exact`` CLIP_GRAD1's."""
 
     def reference(x: np.ndarray, gradient: np.ndarray, low: Any, high: Any) -> np.ndarray:
-        if exact:
-            with np.errstate(over="ignore"):
-                held = [np.asarray(v).astype(x.dtype) for v in (low, high)]
-        else:
-            held = _held_clip_bounds(x.dtype, low, high)
+        read = _held_exact_bounds if exact else _held_clip_bounds
+        held = read(x.dtype, low, high)
         with np.errstate(invalid="ignore"):  # NaN compares false, quietly
             outside = (x <= held[0]) | (x >= held[1])
         return np.where(outside, np.zeros((), x.dtype), gradient)
@@ -1070,19 +1067,21 @@ def _read_exact(value: Any, dtype: np.dtype[Any], *, op: str, field: str) -> np.
 
 def _check_clip1(desc: Any, op: str, level: FL) -> None:
     del level
-    scalars.require_union_type(desc, "min_max_data_type", op=op, output=_output_field(desc))
-
-
-def _output_field(desc: Any) -> str:
-    (field,) = contract.tensor_fields(type(desc), contract.Role.OUTPUT)
-    return field.name
+    output = _ROW_OF_DESC[type(desc)].output_field  # CLIP_GRAD1's output_gradient_tensor
+    scalars.require_union_type(desc, "min_max_data_type", op=op, output=output)
 
 
 def _reference_clip1(x: np.ndarray, low: Any, high: Any) -> np.ndarray:
     """CLIP1 restated: each bound exact in ``x``'s type; then ``max(Min, min(x, Max))``."""
-    with np.errstate(over="ignore"):
-        held = [np.asarray(v).astype(x.dtype) for v in (low, high)]
+    held = _held_exact_bounds(x.dtype, low, high)
     return _maximum(held[0], _minimum(x, held[1]))
+
+
+def _held_exact_bounds(dtype: np.dtype[Any], *bounds: Any) -> list[np.ndarray]:
+    """CLIP1's scalar-union bounds restated: each exact in ``dtype`` (the desc refused
+    any it cannot hold)."""
+    with np.errstate(over="ignore"):
+        return [np.asarray(v).astype(dtype) for v in bounds]
 
 
 def _in_float32(formula: Callable[..., jax.Array], arity: int = 1) -> Callable[..., jax.Array]:
@@ -1258,9 +1257,9 @@ def _reference_shrink(x: np.ndarray, bias: float, threshold: float) -> np.ndarra
     t, b = float(np.float32(threshold)), float(np.float32(bias))
     if x.dtype.kind in "fV":
         wide = x.astype(np.float64)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(all="ignore"):  # NaN compares false; past float16's range: inf
             y = np.where(wide > t, wide - b, np.where(wide < -t, wide + b, 0.0))
-        return y.astype(x.dtype)
+            return y.astype(x.dtype)
     info = np.iinfo(x.dtype)
 
     def one(v: int) -> int:

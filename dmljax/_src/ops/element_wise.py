@@ -21,6 +21,7 @@ Array([11, 22], dtype=int32)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import typing
@@ -603,10 +604,6 @@ class ElementWise:
             a function of the attribute values where an attribute scales a flushed
             intermediate (SCALED_ELU's ``gamma * (alpha * expm1(x))``: twice
             ``max(1, |gamma|)``).
-        uint_output: whether the output has a type of its own, UINT32 or UINT8 (its
-            band's ``output_tensor`` types), which the inputs need not share: a test's 1
-            or 0 (EQUALS, IS_NAN), BIT_COUNT's count. The formula's result is converted
-            to it; the face gives uint8, and so does the reference.
         bitwise: whether ``f`` acts on the encoding (BIT_AND ...): a value is its bits,
             a float's read as an unsigned integer of its width; ``f`` has no derivative.
         magnitude: for a result that may cancel, the float64 size of its terms,
@@ -639,7 +636,6 @@ class ElementWise:
     defaults: tuple[Any, ...] = ()
     namesake_module: str = "jnp"
     flush_bound: float | Callable[..., float] = 1
-    uint_output: bool = False
     bitwise: bool = False
     magnitude: Callable[..., np.ndarray] | None = None
 
@@ -675,17 +671,21 @@ class ElementWise:
         (field,) = contract.tensor_fields(self.shape, contract.Role.OUTPUT)
         return field.name
 
-    @property
-    def apart(self) -> tuple[int, ...]:
-        """The positions of the inputs with a data type of their own: those the support
-        table names apart from the others (IF's ``condition_tensor``, POW's
-        ``exponent_tensor``). The face takes each in a dtype of its field's; the others
-        share one dtype, the output's."""
-        named = {field for band in self.support for field in band.fields}
-        inputs = contract.tensor_fields(self.shape, contract.Role.INPUT)
-        return tuple(i for i, field in enumerate(inputs) if field.name in named)
+    @functools.cached_property
+    def apart_fields(self) -> frozenset[str]:
+        """The tensor fields with a data type of their own: those the support table names
+        apart from the others (a test's ``output_tensor``, IF's ``condition_tensor``,
+        POW's ``exponent_tensor``). The others share one data type."""
+        return frozenset(field for band in self.support for field in band.fields)
 
-    @property
+    @functools.cached_property
+    def apart(self) -> tuple[int, ...]:
+        """The positions of the inputs among :attr:`apart_fields`. The face takes each in
+        a dtype of its field's; the others share one dtype, the output's."""
+        inputs = contract.tensor_fields(self.shape, contract.Role.INPUT)
+        return tuple(i for i, field in enumerate(inputs) if field.name in self.apart_fields)
+
+    @functools.cached_property
     def first_shared(self) -> int:
         """The position of the first input of the output's type (IF's ``a``)."""
         return next(i for i in range(self.arity) if i not in self.apart)
@@ -705,6 +705,14 @@ class ElementWise:
         if position not in self.apart or np.dtype(dtype) in allowed:
             return np.dtype(dtype)
         return min(allowed, key=str)
+
+    @property
+    def uint_output(self) -> bool:
+        """Whether the output has a type of its own, UINT32 or UINT8 (its bands name its
+        types apart), which the inputs need not share: a test's 1 or 0 (EQUALS, IS_NAN),
+        BIT_COUNT's count. The formula's result is converted to it; the face gives uint8,
+        and so does the reference."""
+        return self.output_field in self.apart_fields
 
     def flush_bound_at(self, values: Sequence[Any]) -> float:
         """:attr:`flush_bound` for the attribute ``values``."""
@@ -1634,7 +1642,6 @@ def _comparison_row(
         example=("float32", (a, b), f"Array([{printed}], dtype=uint8)"),
         page=f"f(a, b) = (a {symbol} b)",
         reference=_test_reference(np_op),
-        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
         not_smooth=_A_TEST,
         notes="IEEE's comparison: a NaN operand compares false (and unequal), and -0.0 "
@@ -1706,7 +1713,6 @@ def _bitwise_row(
     example: tuple[Any, ...],
     bands: tuple[fl.Band, ...] = _BIT_BANDS,
     notes: str = "",
-    uint_output: bool = False,
     shift: bool = False,
 ) -> ElementWise:
     """A row of BIT_AND and its kin: ``lax_op`` of the inputs' bits (a ``shift`` of
@@ -1714,7 +1720,8 @@ def _bitwise_row(
     reference's."""
     unary = name in ("BIT_NOT", "BIT_COUNT")
     dtype, *inputs, printed = example
-    back = not uint_output  # a count stays a count
+    # A count (BIT_COUNT's, whose bands name an output type of its own) stays a count.
+    back = not any("output_tensor" in band.fields for band in bands)
     formula = lax_op if shift else _on_bits(lax_op, back=back)
     reference = _reference_shift(np_op) if shift else _reference_on_bits(np_op, back=back)
     if shift:
@@ -1731,7 +1738,6 @@ def _bitwise_row(
         differs="" if shift else _FLOAT_BITS,
         not_smooth=_NO_DERIVATIVE,
         bitwise=True,
-        uint_output=uint_output,
         notes=notes
         or "The page's native encoding: a float or signed integer is read as the "
         "unsigned integer of its bits (FL 4_1), and the result's bits are the output's.",
@@ -3107,7 +3113,6 @@ ROWS: tuple[ElementWise, ...] = (
         ),
         page="f(x) = isnan(x)",
         reference=_test_reference(np.isnan),
-        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool (DirectML has no boolean type)",
         not_smooth=_A_TEST,
         notes="1 where x is a NaN of either sign and any payload, 0 elsewhere, in the "
@@ -3183,7 +3188,6 @@ ROWS: tuple[ElementWise, ...] = (
         page="f(x) = isinf(x), of the sign InfinityMode says",
         reference=_reference_is_infinity,
         read=_read_enum,
-        uint_output=True,
         differs="1 or 0 as uint8, where jnp's gives bool; infinity_mode='positive' or "
         "'negative' is jnp.isposinf's or jnp.isneginf's test",
         not_smooth=_A_TEST,
@@ -3256,7 +3260,6 @@ ROWS: tuple[ElementWise, ...] = (
             fl.band(FL.FL_3_0, (1, 8), _UINTS_8_32, output_tensor=_TRUTHS),
             fl.band(FL.FL_4_1, (1, 8), fl.TYPES_8_64, output_tensor=_TRUTHS),
         ),
-        uint_output=True,
         notes="The number of bits set, of the native encoding (a float's or signed "
         "integer's bits, from FL 4_1), in the output's type (UINT32 or UINT8).",
     ),
@@ -3414,14 +3417,14 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
     names = _face_names(row.shape)
     op = f"dmljax.{row.face}"
     allowed = face_dtypes(row)
-    shared_names = [n for i, n in enumerate(names) if i not in row.apart]
-    first = row.first_shared
+    apart, first = row.apart, row.first_shared
+    shared_names = [n for i, n in enumerate(names) if i not in apart]
 
     def checked(*args: Any) -> jax.Array:
         arrays, values = list(args[: len(names)]), args[len(names) :]
-        shared = [x for i, x in enumerate(arrays) if i not in row.apart]
+        shared = [x for i, x in enumerate(arrays) if i not in apart]
         typed = iter(_same_dtype(shared, shared_names, op=op))
-        arrays = [x if i in row.apart else next(typed) for i, x in enumerate(arrays)]
+        arrays = [x if i in apart else next(typed) for i, x in enumerate(arrays)]
         dtype = np.dtype(arrays[first].dtype)
         if dtype not in allowed:
             expected = ", ".join(sorted(t.name for t in allowed))
@@ -3431,7 +3434,7 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
                 f"an array of one of {expected} ({row.operator_name}'s types)",
                 f"an array of {dtype.name}",
             )
-        for i in row.apart:
+        for i in apart:
             arrays[i] = _own_dtype(row, i, arrays[i], dtype, name=names[i], op=op)
         try:
             shape = jnp.broadcast_shapes(*(x.shape for x in arrays))
@@ -3601,10 +3604,9 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
     desc_type = typing.cast(
         "type[contract.OperatorDesc[Any]]", type(row.desc_name, (row.shape,), namespace)
     )
-    # The tensors the table does not name apart share one type (a test's output, IF's
-    # condition and POW's exponent have their own).
-    apart = {field for band in row.support for field in band.fields}
-    tensors = tuple(f.name for f in contract.tensor_fields(row.shape) if f.name not in apart)
+    tensors = tuple(
+        f.name for f in contract.tensor_fields(row.shape) if f.name not in row.apart_fields
+    )
     operator = contract.Operator(
         row.operator_name,
         desc_type,

@@ -1272,7 +1272,7 @@ def _bench_of(row: ElementWise) -> Any:
         keys = jax.random.split(key, row.arity)
         return tuple(
             draw(k, shape)
-            if row.input_dtype(i, np.float32) == np.float32 or not row.apart
+            if row.input_dtype(i, np.float32) == np.float32
             else operands.randint(k, shape, 0, 2, row.input_dtype(i, np.float32))
             for i, k in enumerate(keys)
         )

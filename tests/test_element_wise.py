@@ -646,9 +646,6 @@ def test_a_fused_activation_is_refused_where_the_page_refuses_it():
 # Every row whose output can take its first input's buffer: all but the tests (their
 # output is UINT8 or UINT32) and IF (its first input is the UINT8 condition).
 IN_PLACE = [row.kind for row in ROWS if not row.uint_output and row.first_shared == 0]
-DOCUMENTED_TYPES = {
-    name: table[max(table)][1] for name, table in checking.DOCUMENTED_SUPPORT.items()
-}
 
 
 @pytest.mark.parametrize("name", IN_PLACE)
@@ -656,10 +653,8 @@ def test_a_row_runs_in_place_on_its_first_input(name):
     # The pages let the output alias an input; compile_operator's donate_input gives the
     # first input's buffer to the result, which XLA then writes in place.
     row = BY_NAME[name]
-    # FLOAT32, or a type JAX holds without x64 (BIT_SHIFT_LEFT's unsigned integers).
-    data_type = min(
-        DOCUMENTED_TYPES[name], key=lambda t: (t != T.FLOAT32, t.dtype.itemsize, str(t))
-    )
+    table = checking.DOCUMENTED_SUPPORT[name]
+    data_type = helpers.support_data_type(table[max(table)])  # FLOAT32 where it has it
     case = checking.CHECKS[ROWS.index(row)].support_case
     assert case is not None
     desc, inputs = case(4, data_type, data_type)  # POW's exponent of the data's type

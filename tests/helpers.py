@@ -8,6 +8,7 @@ expected values come from ``dmljax._src.checking.reference``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -355,20 +356,37 @@ def documented_data_types(name: str) -> list[dml.DataType]:
 def run_onnx_node(op: str, x: np.ndarray, output_dtype: Any = None, **attrs: Any) -> np.ndarray:
     """One ONNX node of one input on onnxruntime's CPU provider (opset 13), its output of
     ``output_dtype`` (``x``'s by default); skips the test where onnxruntime is missing."""
-    onnx = pytest.importorskip("onnx")
+    out = np.dtype(x.dtype if output_dtype is None else output_dtype)
+    session = onnx_session(op, 13, tuple(sorted(attrs.items())), (np.dtype(x.dtype),), out)
+    return session.run(None, {"i0": x})[0]
+
+
+@functools.cache
+def onnx_session(
+    op: str, opset: int, attrs: tuple[Any, ...], dtypes: tuple[Any, ...], out: np.dtype[Any]
+) -> Any:
+    """An onnxruntime CPU session of one node ``op`` at ``opset``, its inputs ``i0``,
+    ``i1``, ... of ``dtypes`` (any shape), its output ``y`` of ``out`` and its attributes
+    as sorted items (a cache key); skips the test where onnxruntime is missing. A type the
+    operator does not take fails here (onnxruntime's InvalidGraph or NotImplemented)."""
+    helper = pytest.importorskip("onnx.helper")
     ort = pytest.importorskip("onnxruntime")
-    helper = onnx.helper
-    source = helper.np_dtype_to_tensor_dtype(x.dtype)
-    target = source if output_dtype is None else helper.np_dtype_to_tensor_dtype(output_dtype)
+    names = [f"i{k}" for k in range(len(dtypes))]
     graph = helper.make_graph(
-        [helper.make_node(op, ["x"], ["y"], **attrs)],
+        [helper.make_node(op, names, ["y"], **dict(attrs))],
         op,
-        [helper.make_tensor_value_info("x", source, list(x.shape))],
-        [helper.make_tensor_value_info("y", target, None)],
+        [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(t), None)
+            for n, t in zip(names, dtypes, strict=True)
+        ],
+        [helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(out), None)],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return session.run(None, {"x": x})[0]
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+    options = ort.SessionOptions()
+    options.log_severity_level = 4  # a type without a kernel is the caller's to report
+    return ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
 
 
 def onnx_type(dtype: Any) -> int:

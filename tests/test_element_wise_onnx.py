@@ -14,7 +14,6 @@ A dtype onnxruntime has no kernel for is skipped, naming it.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +26,7 @@ from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS
 from tests import helpers
 
-onnx_helper = pytest.importorskip("onnx.helper")
+pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
 BY_KIND = {row.kind: row for row in ROWS}
@@ -248,31 +247,6 @@ def _dtypes(kind: str) -> list[np.dtype[Any]]:
 CASES = [(kind, dtype) for kind in SPECS for dtype in _dtypes(kind)]
 
 
-@functools.cache
-def _session(
-    op: str, opset: int, attrs: tuple[Any, ...], dtypes: tuple[Any, ...], out: np.dtype[Any]
-) -> Any:
-    """One node's InferenceSession (the attributes as sorted items, to be a cache key)."""
-    names = [f"i{k}" for k in range(len(dtypes))]
-    graph = onnx_helper.make_graph(
-        [onnx_helper.make_node(op, names, ["y"], **dict(attrs))],
-        op,
-        [
-            onnx_helper.make_tensor_value_info(n, onnx_helper.np_dtype_to_tensor_dtype(t), None)
-            for n, t in zip(names, dtypes, strict=True)
-        ],
-        [onnx_helper.make_tensor_value_info("y", onnx_helper.np_dtype_to_tensor_dtype(out), None)],
-    )
-    model = onnx_helper.make_model(
-        graph, opset_imports=[onnx_helper.make_opsetid("", opset)], ir_version=8
-    )
-    options = ort.SessionOptions()
-    options.log_severity_level = 4
-    return ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
-
-
 # A type outside the operator's ONNX constraints is refused when the session is made.
 _NO_KERNEL = (
     ort.capi.onnxruntime_pybind11_state.NotImplemented,
@@ -298,7 +272,8 @@ def test_the_face_matches_onnxruntime(kind, dtype):
     out = np.dtype(np.bool_) if spec.op in _LOGICAL + _TESTS else dtype
     attrs = tuple(sorted(spec.attrs.items()))
     try:
-        session = _session(spec.op, spec.opset, attrs, tuple(a.dtype for a in onnx_inputs), out)
+        dtypes = tuple(a.dtype for a in onnx_inputs)
+        session = helpers.onnx_session(spec.op, spec.opset, attrs, dtypes, out)
     except _NO_KERNEL as error:
         pytest.skip(f"onnxruntime has no {spec.op} for {dtype.name}: {str(error)[:120]}")
 

@@ -116,6 +116,17 @@ if TYPE_CHECKING:
         SliceGradOperatorDesc as SliceGradOperatorDesc,
         slice_grad as slice_grad,
     )
+    from dmljax._src.ops.softmax import (
+        ActivationHardmax1OperatorDesc as ActivationHardmax1OperatorDesc,
+        ActivationHardmaxOperatorDesc as ActivationHardmaxOperatorDesc,
+        ActivationLogSoftmax1OperatorDesc as ActivationLogSoftmax1OperatorDesc,
+        ActivationLogSoftmaxOperatorDesc as ActivationLogSoftmaxOperatorDesc,
+        ActivationSoftmax1OperatorDesc as ActivationSoftmax1OperatorDesc,
+        ActivationSoftmaxOperatorDesc as ActivationSoftmaxOperatorDesc,
+        hardmax as hardmax,
+        log_softmax as log_softmax,
+        softmax as softmax,
+    )
     from dmljax._src.ops.space_to_depth import (
         SpaceToDepth1OperatorDesc as SpaceToDepth1OperatorDesc,
         SpaceToDepthOperatorDesc as SpaceToDepthOperatorDesc,
@@ -184,6 +195,12 @@ except importlib.metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python sorts them
+    "ActivationHardmax1OperatorDesc",
+    "ActivationHardmaxOperatorDesc",
+    "ActivationLogSoftmax1OperatorDesc",
+    "ActivationLogSoftmaxOperatorDesc",
+    "ActivationSoftmax1OperatorDesc",
+    "ActivationSoftmaxOperatorDesc",
     "CastOperatorDesc",
     "CompiledGraph",
     "CompiledOperator",
@@ -237,8 +254,10 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "gather",
     "gather_elements",
     "gather_nd",
+    "hardmax",
     "join",
     "load_dxdispatch",
+    "log_softmax",
     "one_hot",
     "onnx_slice",
     "onnx_slice_window",
@@ -249,6 +268,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "scatter_nd",
     "slice1",
     "slice_grad",
+    "softmax",
     "space_to_depth",
     "split",
     "tile",

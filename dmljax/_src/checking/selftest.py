@@ -75,15 +75,18 @@ SWEEPS: dict[str, Callable[[np.random.Generator, np.dtype[Any]], SweepCase]] = {
 }
 
 
-def _require_equal(what: str, actual: Any, expected: Any, ulps: int = 0) -> None:
+def _require_equal(
+    what: str, actual: Any, expected: Any, ulps: int = 0, magnitude: float = 0.0
+) -> None:
     """``actual`` equals ``expected``: arrays, or tuples of them (SPLIT's parts); floats
-    within ``ulps`` units in the last place where that is not 0."""
+    within ``ulps`` units in the last place (of ``max(|expected|, magnitude)``) where that
+    is not 0."""
     if isinstance(expected, tuple):
         if not isinstance(actual, tuple | list) or len(actual) != len(expected):
             count = len(actual) if isinstance(actual, tuple | list) else "not a tuple"
             raise AssertionError(f"{what}: got {count} outputs, expected {len(expected)}")
         for k, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            _require_equal(f"{what} output {k}", a, e, ulps)
+            _require_equal(f"{what} output {k}", a, e, ulps, magnitude)
         return
     actual = np.asarray(actual)
     if actual.dtype != expected.dtype or actual.shape != expected.shape:
@@ -92,7 +95,8 @@ def _require_equal(what: str, actual: Any, expected: Any, ulps: int = 0) -> None
             f"expected {_name(expected.shape, expected.dtype)}"
         )
     if ulps and jnp.issubdtype(expected.dtype, jnp.floating):
-        wrong = int(np.sum(~within_ulps(actual, expected, ulps)))
+        size = np.full(expected.shape, magnitude) if magnitude else None
+        wrong = int(np.sum(~within_ulps(actual, expected, ulps, size)))
         if wrong:
             raise AssertionError(f"{what}: {wrong} of {expected.size} elements beyond {ulps} ulps")
         return
@@ -220,11 +224,11 @@ def check_sweep_case(case: SweepCase) -> list[str]:
     """
     jitted = jax.jit(case.fn)
     for args, expected in zip(case.batch, case.expected, strict=True):
-        _require_equal("eager", case.fn(*args), expected, case.ulps)
-        _require_equal("jit", jitted(*args), expected, case.ulps)
+        _require_equal("eager", case.fn(*args), expected, case.ulps, case.magnitude)
+        _require_equal("jit", jitted(*args), expected, case.ulps, case.magnitude)
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
     expected = jax.tree.map(lambda *members: np.stack(members), *case.expected)
-    _require_equal("vmap", jax.vmap(case.fn)(*stacked), expected, case.ulps)
+    _require_equal("vmap", jax.vmap(case.fn)(*stacked), expected, case.ulps, case.magnitude)
     checked = ["eager", "jit", "vmap"]
     linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
     out_dtypes = [np.asarray(y).dtype for y in jax.tree.leaves(case.expected[0])]

@@ -49,6 +49,9 @@ class SweepCase:
             expected one (0: the same bits; NaNs where the expected ones are).
         differentiable: False where ``fn`` has no derivative even for floats (a bit
             operation, which reads their encoding): jvp and grad are not checked.
+        magnitude: the smallest size whose ulps measure a float output's error: a
+            result that cancels toward 0 (LOG_SOFTMAX's ``(x - max) - log(sum)``) is held
+            within ``ulps`` of ``max(|expected|, magnitude)``; 0: of the expected value.
     """
 
     label: str
@@ -59,6 +62,7 @@ class SweepCase:
     linear: bool = True
     ulps: int = 0
     differentiable: bool = True
+    magnitude: float = 0.0
 
 
 # The sweep keeps to dtypes JAX holds without x64, so it runs under the default settings.

@@ -139,6 +139,10 @@ def _scalar_union(value: Mapping[str, Any], data_type: Any, where: str) -> int |
     return np.frombuffer(raw[: data_type.dtype.itemsize], data_type.dtype)[0].item()
 
 
+# Count fields whose array's name is no prefix of their own: AxisCount counts Axes.
+_PLURALS = {"axis": "axes"}
+
+
 def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
     """The desc of ``operator`` a JSON object of its C struct's fields describes.
 
@@ -185,6 +189,7 @@ def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
             )
     for key, count in counts.items():
         stem = snake_case(key.removesuffix("Count"))
+        stem = _PLURALS.get(stem, stem)
         lengths = {
             name: len(value)
             for name, value in kwargs.items()

@@ -94,6 +94,14 @@ if TYPE_CHECKING:
         pad as pad,
     )
     from dmljax._src.ops.padding1 import Padding1OperatorDesc as Padding1OperatorDesc
+    from dmljax._src.ops.quantize import (
+        ElementWiseDequantizeLinearOperatorDesc as ElementWiseDequantizeLinearOperatorDesc,
+        ElementWiseQuantizedLinearAddOperatorDesc as ElementWiseQuantizedLinearAddOperatorDesc,
+        ElementWiseQuantizeLinearOperatorDesc as ElementWiseQuantizeLinearOperatorDesc,
+        dequantize_linear as dequantize_linear,
+        quantize_linear as quantize_linear,
+        quantized_linear_add as quantized_linear_add,
+    )
     from dmljax._src.ops.reverse_subsequences import (
         ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
         reverse_subsequences as reverse_subsequences,
@@ -212,6 +220,9 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "DiagonalMatrix1OperatorDesc",
     "DiagonalMatrixOperatorDesc",
     "DxDispatchModel",
+    "ElementWiseDequantizeLinearOperatorDesc",
+    "ElementWiseQuantizeLinearOperatorDesc",
+    "ElementWiseQuantizedLinearAddOperatorDesc",
     "FeatureLevel",
     "GatherElementsOperatorDesc",
     "GatherNd1OperatorDesc",
@@ -248,6 +259,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "compile_graph",
     "compile_operator",
     "depth_to_space",
+    "dequantize_linear",
     "diagonal_matrix",
     "errors",
     "from_strided_buffer",
@@ -262,6 +274,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "onnx_slice",
     "onnx_slice_window",
     "pad",
+    "quantize_linear",
+    "quantized_linear_add",
     "reverse_subsequences",
     "scatter",
     "scatter_elements",

@@ -215,9 +215,11 @@ class Dispatch:
 
 @dataclasses.dataclass(frozen=True)
 class Data:
-    """An array argument of a functional face: any array or scalar JAX can hold."""
+    """An array argument of a functional face: any array or scalar JAX can hold, or None
+    too if ``optional`` (a DirectML tensor that may be left out, such as a zero point)."""
 
     name: str
+    optional: bool = False
 
     def fast(self, x: Any, args: tuple[Any, ...]) -> Any:
         """``x`` where jit takes it as it is: a concrete JAX array, or a NumPy one of a
@@ -227,9 +229,13 @@ class Data:
             kind is np.ndarray and x.dtype in NUMPY_DTYPES_JAX_HOLDS
         ):
             return x
+        if x is None and self.optional:
+            return x
         raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
+        if x is None and self.optional:
+            return None
         return as_array(x, op=op, field=self.name)
 
 
@@ -440,9 +446,10 @@ class Number:
 class DType:
     """A static dtype, as a NumPy dtype: a dtype, a scalar type (``jnp.float16``,
     ``np.int8``) or a name; Python's ``bool``, ``int`` and ``float`` mean JAX's
-    default types for them, as in :func:`jax.numpy.zeros`."""
+    default types for them, as in :func:`jax.numpy.zeros`; None too if ``optional``."""
 
     name: str
+    optional: bool = False
 
     def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
         """A dtype as it is, a scalar type (``jnp.float16``) as its dtype: both share one
@@ -452,10 +459,14 @@ class DType:
             return dtype
         if isinstance(value, np.dtype):  # a third of a microsecond: np.dtype's metaclass
             return value
+        if value is None and self.optional:
+            return value
         raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
         del arrays
+        if value is None and self.optional:
+            return None
         if value in _PYTHON_SCALAR_TYPES:
             return np.dtype(jax.dtypes.canonicalize_dtype(value))
         try:

@@ -214,6 +214,8 @@ class GraphBuilder(Symbolic):
                 for i, a in enumerate(value)
             )
             if isinstance(spec, Arrays)
+            else None
+            if value is None and spec.optional  # a tensor left out (a zero point)
             else self._tensor(value, spec.name, face.op, constants)
             for spec, value in zip(face.array_specs, arrays, strict=True)
         )

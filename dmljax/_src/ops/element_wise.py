@@ -766,20 +766,30 @@ def _all_bits_set(dtype: Any) -> np.ndarray:
     )
 
 
+def float_divide(a: jax.Array, b: jax.Array) -> jax.Array:
+    """IEEE division of floats, a divisor broadcast from one value included (on the CPU;
+    within 1 ulp on a GPU).
+
+    >>> float_divide(jnp.float16(-0.0), jnp.float16(1.5e-5))
+    Array(-0., dtype=float16)
+    """
+    # XLA rewrites a / broadcast(b) as a * broadcast(1 / b), which is not a division:
+    # 1 / 1.5e-5 overflows float16 (-0.0 / 1.5e-5 becomes NaN), and 1 / 3e38 is a
+    # subnormal that a flushing backend makes 0 (inf / 3e38 becomes NaN). The barrier
+    # hides the broadcast from that rewrite on the CPU; XLA:GPU removes barriers first,
+    # and rewrites (1 ulp off there: it keeps subnormals, and 16-bit floats divide in
+    # float32).
+    (b,) = lax.optimization_barrier((b,))
+    return lax.div(a, b)
+
+
 def _divide(a: jax.Array, b: jax.Array) -> jax.Array:
     """IEEE division for floats; for integers the quotient truncated toward zero (the
     page's rule), with what XLA leaves to the backend defined: ``a / 0`` has every bit
     set (-1, or the unsigned maximum: Direct3D's ``udiv``), and ``MIN / -1`` wraps to
     ``MIN``."""
     if jnp.issubdtype(a.dtype, jnp.floating):
-        # XLA rewrites a / broadcast(b) as a * broadcast(1 / b), which is not a division:
-        # 1 / 1.5e-5 overflows float16 (-0.0 / 1.5e-5 becomes NaN), and 1 / 3e38 is a
-        # subnormal that a flushing backend makes 0 (inf / 3e38 becomes NaN). The barrier
-        # hides the broadcast from that rewrite on the CPU; XLA:GPU removes barriers
-        # first, and rewrites (1 ulp off there: it keeps subnormals, and 16-bit floats
-        # divide in float32).
-        (b,) = lax.optimization_barrier((b,))
-        return lax.div(a, b)
+        return float_divide(a, b)
     zero = b == 0
     safe = jnp.where(zero, np.asarray(1, b.dtype), b)
     if jnp.issubdtype(a.dtype, jnp.signedinteger):
@@ -3496,7 +3506,7 @@ def _static(name: str) -> faces.Choice | faces.Number:
     return faces.Choice(name, tuple(m.function_name for m in members), aliases)
 
 
-def _broadcast_into(tensor: TensorDesc, sizes: tuple[int, ...]) -> TensorDesc:
+def broadcast_into(tensor: TensorDesc, sizes: tuple[int, ...]) -> TensorDesc:
     """``tensor`` (right-aligned to ``sizes``' rank) read as a tensor of ``sizes``: a zero
     stride on each dimension it broadcasts, as DirectML broadcasts."""
     if tensor.sizes == sizes:
@@ -3517,7 +3527,7 @@ def _node_of(row: ElementWise, names: Sequence[str]) -> Callable[[NodeCall], Any
     def node(call: NodeCall) -> Any:
         out = call.aligned(call.outputs[0])
         inputs = {
-            field: _broadcast_into(call.aligned(call.arrays[name]), out.sizes)
+            field: broadcast_into(call.aligned(call.arrays[name]), out.sizes)
             for field, name in zip(fields, names, strict=True)
         }
         attributes = {name: call.statics[name] for name in row.attributes}

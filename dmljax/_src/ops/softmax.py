@@ -398,7 +398,7 @@ def _face_of(row: Normalization) -> faces.FunctionalFace:
         return DESCS[row.kinds[1]](input_tensor=x, output_tensor=call.outputs[0], axes=axes)
 
     function.__name__ = function.__qualname__ = row.face
-    function.__module__ = "dmljax"
+    function.__module__ = __name__
     function.__doc__ = _face_doc(row)
     face = faces.FunctionalFace(
         function,

@@ -158,6 +158,23 @@ def test_empty_groups_and_empty_arrays():
         assert face(np.zeros((0, 3), np.float32), (0,)).shape == (0, 3)
 
 
+@pytest.mark.parametrize("axes", sorted(checking.PAGE_OUTPUTS))
+def test_the_log_softmax1_page_prints_hardmax1_s_outputs(axes):
+    # The erratum: the LOG_SOFTMAX1 page's examples are the HARDMAX1 page's, 1s and 0s.
+    # dml.log_softmax on that input is within its bound of float64, as everywhere.
+    sizes, data = checking.PAGE_INPUT
+    x = np.array(data, np.float32).reshape(sizes)
+    printed = np.array(checking.PAGE_OUTPUTS[axes], np.float32)
+    np.testing.assert_array_equal(dml.hardmax(x, axes), printed)
+    got = np.asarray(dml.log_softmax(x, axes)).astype(np.float64)
+    assert not np.array_equal(got, printed)
+    want = softmax.reference_log_softmax(x, axes)
+    top = np.max(x.astype(np.float64), axis=axes, keepdims=True)
+    total = np.log(np.sum(np.exp(x - top), axis=axes, keepdims=True))
+    size = np.maximum(np.maximum(1.0, np.abs(x - top)), total)
+    assert np.all(_ulps(got, want, np.float32, size) <= checking.LOG_SOFTMAX_ULPS)
+
+
 def test_hardmax_reads_float32_subnormals_as_zeros_on_every_backend():
     # The Subnormals rule, applied always: 1e-40 ties with 0 (the first wins), where a
     # backend that keeps subnormals would otherwise pick it; float16 keeps its own.

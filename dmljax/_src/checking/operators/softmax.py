@@ -107,33 +107,34 @@ def _entry(
     }
 
 
-# The HARDMAX1 page's input, shared by its examples (and LOG_SOFTMAX1's page).
-_PAGE_INPUT = ([2, 2, 2], [[[12, 0], [-101, 11]], [[3, 234], [0, -101]]])
-_LEARN = "https://learn.microsoft.com/en-us/windows/ai/directml/api/ns-directml-dml_activation_"
+# The HARDMAX1 page's input and its three examples' outputs, by their Axes
+# (MicrosoftDocs/windows-ai-docs@f9f7981f, docs/directml/api/
+# ns-directml-dml_activation_hardmax1_operator_desc.md). The LOG_SOFTMAX1 page prints
+# the same three, an erratum (tests/test_softmax.py holds them to dml.hardmax).
+PAGE_INPUT = ([2, 2, 2], [[[12, 0], [-101, 11]], [[3, 234], [0, -101]]])
+PAGE_OUTPUTS: dict[tuple[int, ...], list[Any]] = {
+    (1,): [[[1, 0], [0, 1]], [[1, 1], [0, 0]]],
+    (0,): [[[1, 0], [0, 1]], [[0, 1], [1, 0]]],
+    (0, 2): [[[0, 0], [0, 1]], [[0, 1], [0, 0]]],
+}
+_PAGE = (
+    "MicrosoftDocs/windows-ai-docs@f9f7981f:docs/directml/api/"
+    "ns-directml-dml_activation_hardmax1_operator_desc.md"
+)
 
 EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
-    "ACTIVATION_HARDMAX1": (
+    "ACTIVATION_HARDMAX1": tuple(
         _entry(
-            "hardmax1-ex1",
+            f"hardmax1-ex{number}",
             "ACTIVATION_HARDMAX1",
-            f"{_LEARN}hardmax1_operator_desc (Example 1)",
-            {"AxisCount": 1, "Axes": [1]},
-            _PAGE_INPUT,
-            [[[1, 0], [0, 1]], [[1, 1], [0, 0]]],
-            "As the page prints it: the first maximum of each pair along axis 1.",
+            f"{_PAGE} (Example {number})",
+            {"AxisCount": len(axes), "Axes": list(axes)},
+            PAGE_INPUT,
+            output,
+            "As the page prints it: the first maximum of each group over the axes.",
             "valid",
-        ),
-        _entry(
-            "hardmax1-dmljax-1",
-            "ACTIVATION_HARDMAX1",
-            "dmljax: the HARDMAX1 page's input over two axes, {0, 2}",
-            {"AxisCount": 2, "Axes": [0, 2]},
-            _PAGE_INPUT,
-            [[[0, 0], [0, 1]], [[0, 1], [0, 0]]],
-            "Worked by hand: groups along axes 0 and 2 are x[:, 0, :] (max 234 at [1, 0, 1]) "
-            "and x[:, 1, :] (max 11 at [0, 1, 1]).",
-            "dmljax",
-        ),
+        )
+        for number, (axes, output) in enumerate(PAGE_OUTPUTS.items(), start=1)
     ),
     "ACTIVATION_HARDMAX": (
         _entry(

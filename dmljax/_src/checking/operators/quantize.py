@@ -335,8 +335,8 @@ def _jnp_dequantize(q: jax.Array, scale: Any, zero_point: Any) -> jax.Array:
     return (q.astype(jnp.int32) - zero_point.astype(jnp.int32)).astype(jnp.float32) * scale
 
 
-def _jnp_add(a: jax.Array, b: jax.Array, scale: Any) -> jax.Array:
-    total = a.astype(jnp.float32) * scale + b.astype(jnp.float32) * scale
+def _jnp_add(a: jax.Array, a_scale: Any, b: jax.Array, b_scale: Any, scale: Any) -> jax.Array:
+    total = a.astype(jnp.float32) * a_scale + b.astype(jnp.float32) * b_scale
     return jnp.clip(jnp.round(total / scale), 0, 255).astype(jnp.uint8)
 
 
@@ -452,7 +452,7 @@ def _add_bench() -> list[Case | EagerCase]:
             operator="ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
             make_args=lambda key, quick: uint8(key, (512, 512) if quick else (4096, 4096)),
             dmljax_fn=function,
-            jnp_fn=lambda a, b: _jnp_add(a, b, scale),
+            jnp_fn=lambda a, b: _jnp_add(a, scale, b, scale, scale),
             bytes_moved=lambda args: 3 * args[0].size,
         ),
         EagerCase(
@@ -462,7 +462,7 @@ def _add_bench() -> list[Case | EagerCase]:
             functional=lambda a, s, b, t, o: quantize.quantized_linear_add(
                 a, s, None, b, t, None, o
             ),
-            jnp_fn=lambda a, s, b, t, o: _jnp_add(a, b, s),
+            jnp_fn=_jnp_add,
             make_args=eager_args,
         ),
     ]

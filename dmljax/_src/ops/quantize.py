@@ -99,11 +99,10 @@ def _difference(q: jax.Array, zero_point: jax.Array | None) -> jax.Array:
     """``q - zero_point``: exact in int32 for 8- and 16-bit integers; for 32-bit ones the
     float32 nearest the exact difference (which int32 may not hold), from its 16-bit
     halves: ``hi * 2**16`` and ``lo`` are exact in float32, and their sum rounds once."""
-    if np.dtype(q.dtype).itemsize < 4:
-        d = q.astype(np.int32)
-        return d if zero_point is None else d - zero_point.astype(np.int32)
     if zero_point is None:
-        return q.astype(np.float32)
+        return q  # converted to the float type next: exact up to 24 bits, rounded beyond
+    if np.dtype(q.dtype).itemsize < 4:
+        return q.astype(np.int32) - zero_point.astype(np.int32)
 
     def halves(v: jax.Array) -> tuple[jax.Array, jax.Array]:
         return (v >> 16).astype(np.int32), (v & 0xFFFF).astype(np.int32)

@@ -322,3 +322,37 @@ def check_bound_array(x: Any, tensor: TensorDesc, *, op: str, field: str) -> Non
             np.dtype(dtype).name,
             hint=f"Convert it with .astype({tensor.dtype.name!r}) if that is what you mean.",
         )
+
+
+def is_weak(x: Any) -> bool:
+    """Whether array ``x`` came from a Python scalar (JAX's weak type), traced or not: a
+    face lets it take the dtype of the arrays beside it, as jax.numpy does.
+
+    >>> is_weak(jnp.asarray(1.0)), is_weak(jnp.float32(1.0))
+    (True, False)
+    """
+    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
+
+
+def require_array_dtype(
+    x: Any, allowed: Any, *, op: str, field: str, why: str, hint: str | None = None
+) -> None:
+    """A face's array ``x`` has one of the ``allowed`` dtypes (``why`` says whose they are:
+    ``"DML_OPERATOR_ELEMENT_WISE_ADD's types"``); an InvalidArgumentError otherwise.
+
+    >>> try:
+    ...     require_array_dtype(jnp.ones(2, jnp.int8), {np.dtype(np.float32)}, op="f",
+    ...                         field="x", why="its types")
+    ... except InvalidArgumentError as error:
+    ...     print(error.expected)
+    an array of one of float32 (its types)
+    """
+    if np.dtype(x.dtype) not in allowed:
+        expected = ", ".join(sorted(np.dtype(t).name for t in allowed))
+        raise InvalidArgumentError(
+            op,
+            field,
+            f"an array of one of {expected} ({why})",
+            f"an array of {np.dtype(x.dtype).name}",
+            hint=hint,
+        )

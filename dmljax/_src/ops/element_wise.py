@@ -35,7 +35,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import contract, face as faces, feature_levels as fl, scalars
+from dmljax._src import contract, face as faces, feature_levels as fl, rules, scalars
 from dmljax._src.arguments import static_number
 from dmljax._src.dtypes import DataType
 from dmljax._src.enums import DmlEnum
@@ -3378,20 +3378,15 @@ def face_dtypes(row: ElementWise) -> frozenset[np.dtype[Any]]:
     return jax_dtypes(row.support[-1].data)
 
 
-def _is_weak(x: Any) -> bool:
-    """Whether ``x`` came from a Python scalar (JAX's weak type), traced or not."""
-    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
-
-
 def _same_dtype(arrays: Sequence[jax.Array], names: Sequence[str], *, op: str) -> tuple[Any, ...]:
     """The face's arrays in one dtype: a weakly typed one (a Python scalar) takes the
     other's, as in jax.numpy; two different dtypes are refused (DirectML has one)."""
     if len(arrays) == 1:
         return tuple(arrays)
-    strong = [x.dtype for x in arrays if not _is_weak(x)]
+    strong = [x.dtype for x in arrays if not rules.is_weak(x)]
     dtype = strong[0] if strong else jnp.result_type(*arrays)
     for name, x in zip(names, arrays, strict=True):
-        if x.dtype != dtype and not _is_weak(x):
+        if x.dtype != dtype and not rules.is_weak(x):
             raise InvalidArgumentError(
                 op,
                 name,
@@ -3408,18 +3403,11 @@ def _own_dtype(row: ElementWise, i: int, x: jax.Array, dtype: Any, *, name: str,
     in the shared ``dtype`` where the field takes it, a bool array as uint8 1 and 0 where
     the field is UINT8 (IF's condition, as jnp.where's), else refused."""
     allowed = row.field_dtypes(i)
-    if _is_weak(x) and np.dtype(dtype) in allowed:
+    if rules.is_weak(x) and np.dtype(dtype) in allowed:
         return jnp.asarray(x, dtype)
     if x.dtype == np.bool_ and np.dtype(np.uint8) in allowed:
         return x.astype(np.uint8)
-    if np.dtype(x.dtype) not in allowed:
-        expected = ", ".join(sorted(t.name for t in allowed))
-        raise InvalidArgumentError(
-            op,
-            name,
-            f"an array of one of {expected} ({row.operator_name}'s types)",
-            f"an array of {np.dtype(x.dtype).name}",
-        )
+    rules.require_array_dtype(x, allowed, op=op, field=name, why=f"{row.operator_name}'s types")
     return x
 
 
@@ -3436,14 +3424,8 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
         typed = iter(_same_dtype(shared, shared_names, op=op))
         arrays = [x if i in apart else next(typed) for i, x in enumerate(arrays)]
         dtype = np.dtype(arrays[first].dtype)
-        if dtype not in allowed:
-            expected = ", ".join(sorted(t.name for t in allowed))
-            raise InvalidArgumentError(
-                op,
-                names[first],
-                f"an array of one of {expected} ({row.operator_name}'s types)",
-                f"an array of {dtype.name}",
-            )
+        why = f"{row.operator_name}'s types"
+        rules.require_array_dtype(arrays[first], allowed, op=op, field=names[first], why=why)
         for i in apart:
             arrays[i] = _own_dtype(row, i, arrays[i], dtype, name=names[i], op=op)
         try:

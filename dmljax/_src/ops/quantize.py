@@ -31,7 +31,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from dmljax._src import contract, face as faces, feature_levels as fl
+from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -385,26 +385,9 @@ _FLOAT_DTYPES = jax_dtypes(_FLOATS)
 _QUANTIZED = frozenset({np.dtype(np.int8), np.dtype(np.uint8)})
 
 
-def _is_weak(x: Any) -> bool:
-    return bool(getattr(getattr(x, "aval", None), "weak_type", False))
-
-
-def _require_dtype(
-    x: Any, allowed: frozenset[np.dtype[Any]], *, op: str, name: str, why: str
-) -> None:
-    if np.dtype(x.dtype) not in allowed:
-        expected = ", ".join(sorted(t.name for t in allowed))
-        raise InvalidArgumentError(
-            op,
-            name,
-            f"an array of one of {expected} ({why})",
-            f"an array of {np.dtype(x.dtype).name}",
-        )
-
-
 def _own(x: Any, dtype: Any) -> Any:
     """A Python scalar (weakly typed) in ``dtype``; an array as it is."""
-    return jnp.asarray(x, dtype) if x is not None and _is_weak(x) else x
+    return jnp.asarray(x, dtype) if x is not None and rules.is_weak(x) else x
 
 
 def _broadcast(*arrays: Any, names: Sequence[str], op: str) -> list[Any]:
@@ -428,7 +411,7 @@ _QUANTIZE_INPUTS = _FLOAT_DTYPES | {np.dtype(np.int32)}
 
 def _checked_quantize(x: Any, scale: Any, zero_point: Any, dtype: Any) -> jax.Array:
     op = "dmljax.quantize_linear"
-    _require_dtype(x, _QUANTIZE_INPUTS, op=op, name="x", why="QUANTIZE_LINEAR's inputs")
+    rules.require_array_dtype(x, _QUANTIZE_INPUTS, op=op, field="x", why="QUANTIZE_LINEAR's inputs")
     wanted = np.dtype(np.float32) if x.dtype == np.int32 else np.dtype(x.dtype)
     scale = _own(scale, wanted)
     if np.dtype(scale.dtype) != wanted:
@@ -439,7 +422,9 @@ def _checked_quantize(x: Any, scale: Any, zero_point: Any, dtype: Any) -> jax.Ar
     out = _output_dtype(zero_point, dtype, op=op)
     zero_point = _own(zero_point, out)
     if zero_point is not None:
-        _require_dtype(zero_point, frozenset({out}), op=op, name="zero_point", why="dtype's")
+        rules.require_array_dtype(
+            zero_point, frozenset({out}), op=op, field="zero_point", why="dtype's"
+        )
     x, scale, zero_point = _broadcast(
         x, scale, zero_point, names=("x", "scale", "zero_point"), op=op
     )
@@ -452,8 +437,10 @@ def _output_dtype(zero_point: Any, dtype: Any, *, op: str) -> np.dtype[Any]:
         if np.dtype(dtype) not in _QUANTIZED:
             raise InvalidArgumentError(op, "dtype", "int8 or uint8", np.dtype(dtype).name)
         return np.dtype(dtype)
-    if zero_point is not None and not _is_weak(zero_point):
-        _require_dtype(zero_point, _QUANTIZED, op=op, name="zero_point", why="the quantized types")
+    if zero_point is not None and not rules.is_weak(zero_point):
+        rules.require_array_dtype(
+            zero_point, _QUANTIZED, op=op, field="zero_point", why="the quantized types"
+        )
         return np.dtype(zero_point.dtype)
     return np.dtype(np.uint8)
 
@@ -461,13 +448,15 @@ def _output_dtype(zero_point: Any, dtype: Any, *, op: str) -> np.dtype[Any]:
 def _checked_dequantize(q: Any, scale: Any, zero_point: Any) -> jax.Array:
     op = "dmljax.dequantize_linear"
     ints = jax_dtypes(_INTS_8_32)
-    _require_dtype(q, ints, op=op, name="x", why="DEQUANTIZE_LINEAR's inputs")
+    rules.require_array_dtype(q, ints, op=op, field="x", why="DEQUANTIZE_LINEAR's inputs")
     scale = _own(scale, np.float32)
-    _require_dtype(scale, _FLOAT_DTYPES, op=op, name="scale", why="DEQUANTIZE_LINEAR's scales")
+    rules.require_array_dtype(
+        scale, _FLOAT_DTYPES, op=op, field="scale", why="DEQUANTIZE_LINEAR's scales"
+    )
     zero_point = _own(zero_point, q.dtype)
     if zero_point is not None:
-        _require_dtype(
-            zero_point, frozenset({np.dtype(q.dtype)}), op=op, name="zero_point", why="x's dtype"
+        rules.require_array_dtype(
+            zero_point, frozenset({np.dtype(q.dtype)}), op=op, field="zero_point", why="x's dtype"
         )
     q, scale, zero_point = _broadcast(
         q, scale, zero_point, names=("x", "scale", "zero_point"), op=op
@@ -488,7 +477,9 @@ def _checked_add(
 ) -> jax.Array:
     op = "dmljax.quantized_linear_add"
     for name, x in (("a", a), ("b", b)):
-        _require_dtype(x, _QUANTIZED, op=op, name=name, why="QUANTIZED_LINEAR_ADD's inputs")
+        rules.require_array_dtype(
+            x, _QUANTIZED, op=op, field=name, why="QUANTIZED_LINEAR_ADD's inputs"
+        )
     out = _output_dtype(output_zero_point, dtype, op=op)
     f32 = np.dtype(np.float32)
     scalars = [
@@ -513,7 +504,9 @@ def _one_value(value: Any, dtype: Any, *, op: str, name: str) -> Any:
     value = _own(value, dtype)
     if value is None:
         return None
-    _require_dtype(value, frozenset({np.dtype(dtype)}), op=op, name=name, why="its tensor's type")
+    rules.require_array_dtype(
+        value, frozenset({np.dtype(dtype)}), op=op, field=name, why="its tensor's type"
+    )
     if value.size != 1:
         raise InvalidArgumentError(
             op, name, "one value (the page's scales and zero points hold one)",

@@ -27,7 +27,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from dmljax._src import contract, face as faces, feature_levels as fl
+from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import normalize_axis, static_int_tuple
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
@@ -373,15 +373,9 @@ def _face_of(row: Normalization) -> faces.FunctionalFace:
     op = f"dmljax.{row.face}"
 
     def checked(x: jax.Array, axes: int | tuple[int, ...]) -> jax.Array:
-        if np.dtype(x.dtype) not in FACE_DTYPES:
-            raise InvalidArgumentError(
-                op,
-                "x",
-                "an array of one of bfloat16, float16, float32, float64 "
-                f"(DML_OPERATOR_ACTIVATION_{row.name}1's types)",
-                f"an array of {np.dtype(x.dtype).name}",
-                hint="Convert it first, e.g. x.astype(jnp.float32).",
-            )
+        why = f"DML_OPERATOR_ACTIVATION_{row.name}1's types"
+        hint = "Convert it first, e.g. x.astype(jnp.float32)."
+        rules.require_array_dtype(x, FACE_DTYPES, op=op, field="x", why=why, hint=hint)
         normalized = _face_axes(axes, x.ndim, op=op)
         if row.exact:
             require_x64_for_axis(

@@ -347,3 +347,20 @@ def test_onnxruntime_dequantize_linear_agrees(dtype):
     )  # fmt: skip
     theirs = session.run(None, {"i0": q, "i1": np.asarray(scale), "i2": zero_point})[0]
     np.testing.assert_array_equal(dml.dequantize_linear(q, scale, zero_point), theirs)
+
+
+def test_the_desc_face_reads_a_per_tensor_scale_through_zero_strides():
+    # DirectML broadcasts a per-tensor scale and zero point with zero strides: their
+    # buffers hold one value (padded to 4 bytes).
+    sizes, zero = (1, 1, 2, 3), (0, 0, 0, 0)
+    desc = dml.ElementWiseQuantizeLinearOperatorDesc(
+        input_tensor=_tensor(T.FLOAT32, sizes),
+        scale_tensor=dml.TensorDesc(data_type=T.FLOAT32, sizes=sizes, strides=zero),
+        zero_point_tensor=dml.TensorDesc(data_type=T.UINT8, sizes=sizes, strides=zero),
+        output_tensor=_tensor(T.UINT8, sizes),
+    )
+    x = np.array([-1.0, 0.0, 0.25, 0.75, 20.0, 90.0], np.float32)
+    got = dml.compile_operator(desc)(x.reshape(sizes), np.float32([0.5]), np.uint8([100, 0, 0, 0]))
+    want = dml.quantize_linear(x, np.float32(0.5), np.uint8(100))
+    np.testing.assert_array_equal(np.ravel(got), want)
+    np.testing.assert_array_equal(want, [98, 100, 100, 102, 140, 255])

@@ -395,3 +395,17 @@ def test_onnxruntime_agrees(name, axis):
         size = np.maximum(np.maximum(1.0, distance), total)
     for got in (ours, theirs):
         assert np.all(_ulps(got, want, np.float32, size) <= checking.LOG_SOFTMAX_ULPS)
+
+
+def test_the_desc_face_reads_a_broadcast_input_through_zero_strides():
+    # Each row is one value read three times (a zero stride): a third each, 1 then 0s.
+    sizes = (1, 1, 2, 3)
+    tensor = dml.TensorDesc(data_type=T.FLOAT32, sizes=sizes, strides=(0, 0, 1, 0))
+    out = dml.TensorDesc(data_type=T.FLOAT32, sizes=sizes)
+    buffer = np.array([2.0, -7.0], np.float32)
+    for kind, want in (
+        ("ACTIVATION_SOFTMAX", np.full(sizes, np.float32(1 / 3))),
+        ("ACTIVATION_HARDMAX", np.tile(np.float32([1, 0, 0]), (1, 1, 2, 1))),
+    ):
+        desc = softmax.DESCS[kind](input_tensor=tensor, output_tensor=out)
+        np.testing.assert_array_equal(dml.compile_operator(desc)(buffer), want)

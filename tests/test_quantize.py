@@ -360,7 +360,9 @@ def test_the_desc_face_reads_a_per_tensor_scale_through_zero_strides():
         output_tensor=_tensor(T.UINT8, sizes),
     )
     x = np.array([-1.0, 0.0, 0.25, 0.75, 20.0, 90.0], np.float32)
-    got = dml.compile_operator(desc)(x.reshape(sizes), np.float32([0.5]), np.uint8([100, 0, 0, 0]))
+    got = dml.compile_operator(desc)(
+        x.reshape(sizes), np.array([0.5], np.float32), np.array([100, 0, 0, 0], np.uint8)
+    )
     want = dml.quantize_linear(x, np.float32(0.5), np.uint8(100))
     np.testing.assert_array_equal(np.ravel(got), want)
     np.testing.assert_array_equal(want, [98, 100, 100, 102, 140, 255])

@@ -405,7 +405,7 @@ def test_the_desc_face_reads_a_broadcast_input_through_zero_strides():
     buffer = np.array([2.0, -7.0], np.float32)
     for kind, want in (
         ("ACTIVATION_SOFTMAX", np.full(sizes, np.float32(1 / 3))),
-        ("ACTIVATION_HARDMAX", np.tile(np.float32([1, 0, 0]), (1, 1, 2, 1))),
+        ("ACTIVATION_HARDMAX", np.tile(np.array([1, 0, 0], np.float32), (1, 1, 2, 1))),
     ):
         desc = softmax.DESCS[kind](input_tensor=tensor, output_tensor=out)
         np.testing.assert_array_equal(dml.compile_operator(desc)(buffer), want)

@@ -127,8 +127,9 @@ def _quotient(x: jax.Array, scale: jax.Array) -> jax.Array:
 # --- The descs ----------------------------------------------------------------------------------
 
 
+# The compiled operators take the required arrays, then the zero points that are present.
 class ElementWiseQuantizeLinearOperatorDesc(
-    contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]
+    contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike, *tuple[ArrayLike, ...]]
 ):
     """``DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC``: ``clamp(round(input / scale) +
     zero_point, Min, Max)``, Min and Max the INT8 or UINT8 output's range.
@@ -154,7 +155,7 @@ class ElementWiseQuantizeLinearOperatorDesc(
 
 
 class ElementWiseDequantizeLinearOperatorDesc(
-    contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]
+    contract.OperatorDesc[jax.Array, ArrayLike, ArrayLike, *tuple[ArrayLike, ...]]
 ):
     """``DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC``: ``(input - zero_point) * scale``.
 
@@ -178,7 +179,9 @@ class ElementWiseDequantizeLinearOperatorDesc(
 
 
 class ElementWiseQuantizedLinearAddOperatorDesc(
-    contract.OperatorDesc[jax.Array, *tuple[ArrayLike, ...]]
+    contract.OperatorDesc[
+        jax.Array, ArrayLike, ArrayLike, ArrayLike, ArrayLike, ArrayLike, *tuple[ArrayLike, ...]
+    ]
 ):
     """``DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC``: ``a`` and ``b`` dequantized,
     added in float32 and quantized with the output's scale and zero point.

@@ -115,8 +115,9 @@ def flushes(dtype: Any) -> bool:
 def _hardmax(x: jax.Array, axes: tuple[int, ...]) -> jax.Array:
     # The first maximum of each group in row-major order over the axes (in the tensor's
     # order, whatever order Axes lists them in), as REDUCE's ARGMAX with
-    # DML_AXIS_DIRECTION_INCREASING finds it: jnp.argmax's (a NaN is the maximum, the
-    # first NaN wins, as NumPy's). A float32 subnormal compares as the backend reads it
+    # DML_AXIS_DIRECTION_INCREASING finds it: jnp.argmax's (a NaN is the maximum; of
+    # several NaNs the first on XLA:CPU, one of them on a GPU, whose tree reduction does
+    # not order NaNs by index). A float32 subnormal compares as the backend reads it
     # (the Subnormals rule): as a zero on XLA:CPU. Reading it as a zero everywhere costs
     # a select before the argmax, 1.10x the time on an H100.
     flat, moved = _grouped(x, tuple(sorted(axes)))
@@ -261,8 +262,8 @@ ROWS: tuple[Normalization, ...] = (
         "f(x[i]) = 1 if x[i] is the first maximum of x[0], ..., x[j-1], else 0",
         exact=True,
         notes=(
-            "Ties go to the first in row-major order over the axes; a NaN is the maximum "
-            "(the first NaN wins), as numpy.argmax has it."
+            "Ties go to the first in row-major order over the axes; a NaN is the maximum, "
+            "as in jnp.argmax (of several NaNs the first on the CPU, one of them on a GPU)."
         ),
         example=([3.0, 7.0, 7.0], "Array([0., 1., 0.], dtype=float32)"),
     ),

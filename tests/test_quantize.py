@@ -10,6 +10,7 @@ runs the rest (support tables, examples, transformations, sharding) from the dec
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import hypothesis
@@ -26,11 +27,19 @@ T = dml.DataType
 SPECIALS = [np.nan, np.inf, -np.inf, -0.0, 1e-40, 0.5, 1.5, 2.5, -2.5, 127.5, -128.5, 255.5, 3e38]
 
 
+# Ranks 1 to 8, at most 256 elements.
+_shapes = (
+    st.lists(st.integers(1, 4), min_size=1, max_size=8)
+    .map(tuple)
+    .filter(lambda shape: math.prod(shape) <= 256)
+)
+
+
 @st.composite
 def _quantize_case(draw: Any) -> tuple[np.ndarray, np.ndarray, Any, Any]:
     dtype = np.dtype(draw(st.sampled_from([np.float32, np.float16, jnp.bfloat16, np.int32])))
     out = np.dtype(draw(st.sampled_from([np.int8, np.uint8])))
-    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    shape = draw(_shapes)
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     if dtype == np.int32:
         x = rng.integers(-(2**31), 2**31 - 1, size=shape, endpoint=True).astype(dtype)
@@ -114,7 +123,7 @@ def _dequantize_case(draw: Any) -> tuple[np.ndarray, np.ndarray, Any]:
         draw(st.sampled_from([np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32]))
     )
     info = np.iinfo(dtype)
-    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    shape = draw(_shapes)
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     q = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype)
     q.flat[:2] = [info.max, info.min][: q.size]
@@ -156,8 +165,9 @@ def test_dequantize_linear_of_32_bit_extremes_is_the_nearest_float():
 )
 def test_quantized_linear_add_is_the_reference_bit_for_bit(a_type, b_type, out, seed):
     rng = np.random.default_rng(seed)
-    a = rng.integers(-128, 256, size=(3, 7)).astype(a_type)
-    b = rng.integers(-128, 256, size=(3, 7)).astype(b_type)
+    shape = tuple(int(s) for s in rng.integers(1, 4, size=rng.integers(1, 9)))  # ranks 1 to 8
+    a = rng.integers(-128, 256, size=shape).astype(a_type)
+    b = rng.integers(-128, 256, size=shape).astype(b_type)
     scales = [np.float32(rng.choice([0.01, 0.5, 2.0, 0.125])) for _ in range(3)]
     points = [
         None if rng.random() < 0.3 else np.asarray(rng.integers(-128, 256), t).astype(t)

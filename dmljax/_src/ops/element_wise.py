@@ -3310,7 +3310,8 @@ ROWS: tuple[ElementWise, ...] = (
 # --- What every row gets -------------------------------------------------------------------------
 
 
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+def first_input_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+    """An element-wise operator's output sizes: its first input's (every tensor has them)."""
     first = contract.bound_tensors(desc, contract.Role.INPUT)[0]
     return first[1].sizes, f"{first[0]}.sizes"
 
@@ -3606,7 +3607,7 @@ def _declare(row: ElementWise) -> tuple[type, contract.Operator[Any]]:
         same_dimension_count=True,
         same_data_type=tensors,
         rules=_rules_of(row),
-        output_sizes=_output_sizes,
+        output_sizes=first_input_sizes,
         lower=_lowering_of(row),
         face=None if row.served_by else _face_of(row),
         served_by=f"DML_OPERATOR_{row.served_by}" if row.served_by else None,

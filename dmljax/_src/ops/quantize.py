@@ -35,7 +35,7 @@ from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.dtypes import DataType
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
-from dmljax._src.ops.element_wise import broadcast_into, jax_dtypes
+from dmljax._src.ops.element_wise import broadcast_into, first_input_sizes, jax_dtypes
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -307,11 +307,6 @@ def _add_rules(desc: ElementWiseQuantizedLinearAddOperatorDesc, level: FL) -> No
                 op, f"{field}.sizes", "one element (every size 1), as the page expects",
                 tensor.sizes, math.prod(tensor.sizes) == 1,
             )  # fmt: skip
-
-
-def _same_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    first = desc.input_tensor if hasattr(desc, "input_tensor") else desc.a_tensor
-    return first.sizes, "input_tensor.sizes" if hasattr(desc, "input_tensor") else "a_tensor.sizes"
 
 
 # --- The lowerings --------------------------------------------------------------------------------
@@ -676,7 +671,7 @@ ELEMENT_WISE_QUANTIZE_LINEAR = contract.Operator(
     same_dimension_count=True,
     same_data_type=("zero_point_tensor", "output_tensor"),
     rules=_quantize_rules,
-    output_sizes=_same_sizes,
+    output_sizes=first_input_sizes,
     lower=_lower_quantize,
     face=_QUANTIZE_FACE,
 )
@@ -694,7 +689,7 @@ ELEMENT_WISE_DEQUANTIZE_LINEAR = contract.Operator(
     same_dimension_count=True,
     same_data_type=("input_tensor", "zero_point_tensor"),
     rules=_dequantize_rules,
-    output_sizes=_same_sizes,
+    output_sizes=first_input_sizes,
     lower=_lower_dequantize,
     face=_DEQUANTIZE_FACE,
 )
@@ -716,7 +711,7 @@ ELEMENT_WISE_QUANTIZED_LINEAR_ADD = contract.Operator(
     # A, B and the output may each be INT8 or UINT8: each ties to its zero point only.
     same_data_type=("output_zero_point_tensor", "output_tensor"),
     rules=_add_rules,
-    output_sizes=_same_sizes,
+    output_sizes=first_input_sizes,
     lower=_lower_add,
     face=_ADD_FACE,
 )

@@ -32,6 +32,7 @@ from dmljax._src.arguments import normalize_axis, static_int_tuple
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
+from dmljax._src.ops.element_wise import first_input_sizes
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -313,10 +314,6 @@ def _group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
     return math.prod(sizes[axis] for axis in axes)
 
 
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    return desc.input_tensor.sizes, "input_tensor.sizes"
-
-
 def _lowering_of(row: Normalization, *, last: bool) -> Any:
     def lower(desc: Any, options: contract.LoweringOptions) -> Any:
         del options
@@ -432,7 +429,7 @@ def _declare(row: Normalization, *, last: bool) -> tuple[type, contract.Operator
         same_dimension_count=True,
         same_data_type=("input_tensor", "output_tensor"),
         rules=_check_effective_rank if last else _check_axes,
-        output_sizes=_output_sizes,
+        output_sizes=first_input_sizes,
         lower=_lowering_of(row, last=last),
         face=None if last else _face_of(row),
         served_by=f"DML_OPERATOR_{row.kinds[1]}" if last else None,

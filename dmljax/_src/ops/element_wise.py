@@ -1404,13 +1404,33 @@ def _power(x: jax.Array, exponent: jax.Array) -> jax.Array:
     2.6e-23, not 1.03e-19)."""
     tiny = np.asarray(jnp.finfo(x.dtype).tiny, x.dtype)
 
-    def read(v: Any) -> Any:  # a zero passes as itself: its derivative stays
+    def read(v: Any) -> Any:
         if isinstance(v, np.ndarray):  # CONSTANT_POW's exponent: flushed here, not traced
             return np.copysign(np.zeros((), v.dtype), v) if 0 < abs(v) < tiny else v
-        subnormal = (jnp.abs(v) < tiny) & (v != 0)
-        return jnp.where(subnormal, jnp.copysign(jnp.zeros((), v.dtype), v), v)
+        return _subnormals_as_zeros(v)
 
     return lax.pow(read(x), read(exponent))
+
+
+def _subnormals_as_zeros(v: jax.Array) -> jax.Array:
+    """``v`` with its subnormals read as zeros of their sign (the family's Subnormals rule),
+    for a function XLA:CPU gets wrong on them. A zero passes as itself: its derivative
+    stays."""
+    tiny = np.asarray(jnp.finfo(v.dtype).tiny, v.dtype)
+    subnormal = (jnp.abs(v) < tiny) & (v != 0)
+    return jnp.where(subnormal, jnp.copysign(jnp.zeros((), v.dtype), v), v)
+
+
+def _log(x: jax.Array) -> jax.Array:
+    """XLA's log, with a float32 or bfloat16 subnormal read as a zero of its sign (the
+    family's Subnormals rule): XLA:CPU's float32 log of a subnormal is ``log(2**-150)``
+    where a loop's scalar tail computes it (jax 0.10.2:
+    ``jax.jit(jnp.log)(jnp.array([1, 1, 3e-39]))[2]`` is -103.97, not -88.72) and that of
+    a zero in its vector body. float16 computes in float32, where its subnormals are
+    normal numbers."""
+    if jnp.finfo(x.dtype).minexp == jnp.finfo(jnp.float32).minexp:  # float32, bfloat16
+        x = _subnormals_as_zeros(x)
+    return lax.log(x)
 
 
 def _pow(x: jax.Array, exponent: jax.Array) -> jax.Array:
@@ -1833,6 +1853,7 @@ def _transcendental(
     h100: tuple[int, int, int],
     flush_bound: int = 1,
     namesake_module: str = "jnp",
+    differs: str = "",
 ) -> ElementWise:
     """A row of a function of one float tensor that rounds (EXP, SIN, ...): XLA's function,
     as jax.numpy's namesake computes it, held to ``ulps`` of the float64 result. ``cpu``
@@ -1854,6 +1875,7 @@ def _transcendental(
         ulps=ulps,
         flush_bound=flush_bound,
         namesake_module=namesake_module,
+        differs=differs,
         notes=f"XLA's {face}, as {namesake_module}.{face} computes it, within {ulps} ulps of "
         "the float64 result: the largest error measured, plus 1 ulp for the float32 values "
         f"not measured (docs/semantics.md says how), {measured} Outside the domain the "
@@ -2844,7 +2866,7 @@ ROWS: tuple[ElementWise, ...] = (
     ),
     _transcendental(
         "LOG",
-        lax.log,
+        _log,
         np.log,
         since=FL.FL_1_0,
         face="log",
@@ -2852,6 +2874,8 @@ ROWS: tuple[ElementWise, ...] = (
         example=([1.0, 2.0, 0.5], "Array([ 0.       ,  0.6931472, -0.6931472], dtype=float32)"),
         cpu=(1, 1, 0),
         h100=(1, 1, 0),
+        differs="a float32 or bfloat16 subnormal x is read as a zero of its sign, its log "
+        "-inf (XLA:CPU's jnp.log gives log(2**-150) for one in a loop's scalar tail)",
     ),
     _transcendental(
         "SIN",

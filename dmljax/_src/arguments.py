@@ -124,9 +124,22 @@ class ExactFloat(float):
         return float.__repr__(self)
 
 
+def exact_float(value: float) -> float:
+    """``value`` as a static that jit's cache tells apart from every other float: the
+    float itself where ``==`` already does (a nonzero number, an infinity), hashed and
+    compared in C, and an :class:`ExactFloat` for ``0.0``, ``-0.0`` and NaN. An eager call
+    with two float statics pays about 0.5 us for ExactFloat's Python ``__hash__`` and
+    ``__eq__`` in jit's cache lookup (measured on the CPU, where a call takes 5 us).
+
+    >>> type(exact_float(0.5)).__name__, type(exact_float(-0.0)).__name__
+    ('float', 'ExactFloat')
+    """
+    return value if value and value == value else ExactFloat(value)
+
+
 def static_number(value: Any, *, op: str, field: str) -> int | float:
-    """``value`` (a Python or NumPy real number, or a concrete 0-d array) as an int or an
-    :class:`ExactFloat`; bools count as 0 and 1, traced values are refused."""
+    """``value`` (a Python or NumPy real number, or a concrete 0-d array) as an int or a
+    float (:func:`exact_float`); bools count as 0 and 1, traced values are refused."""
     if isinstance(value, Tracer):
         raise InvalidArgumentError(
             op,
@@ -147,7 +160,7 @@ def static_number(value: Any, *, op: str, field: str) -> int | float:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        return ExactFloat(value)
+        return exact_float(float(value))
     raise InvalidArgumentError(op, field, "a real number (int or float)", _describe(value))
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from dmljax._src.arguments import ExactFloat, static_number
+from dmljax._src.arguments import exact_float, static_number
 from dmljax._src.dtypes import DataType
 from dmljax.errors import InvalidArgumentError
 
@@ -41,7 +41,7 @@ def float32_attribute(value: Any, *, op: str, field: str) -> float:
     except OverflowError:
         raise InvalidArgumentError(op, field, "a number a FLOAT can hold", repr(number)) from None
     with np.errstate(over="ignore"):  # C rounds beyond float32's range to infinity too
-        return ExactFloat(np.float32(as_float))
+        return exact_float(float(np.float32(as_float)))
 
 
 def data_type_attribute(value: Any, *, op: str, field: str) -> DataType:

@@ -83,7 +83,7 @@ class ScaleBias:
     bias: float = 0.0
 
     def __post_init__(self) -> None:
-        # Held as ExactFloat: compile_operator's cache then tells a bias of -0.0 from 0.0.
+        # As exact_float holds them: compile_operator's cache tells a bias of -0.0 from 0.0.
         for name in ("scale", "bias"):
             value = scalars.float32_attribute(getattr(self, name), op="ScaleBias", field=name)
             object.__setattr__(self, name, value)
@@ -3487,7 +3487,7 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
                 raise TypeError(f"{op}(): {error}") from None
             bound.apply_defaults()
             args = bound.args
-        return face.call(*args)
+        return call_with(args)
 
     function.__name__ = function.__qualname__ = row.face
     function.__module__ = __name__
@@ -3500,6 +3500,7 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
         *(_static(n) for n in row.attributes),
         graph_node=_node_of(row, names),
     )
+    call_with = face.call_with
     return face
 
 

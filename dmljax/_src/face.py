@@ -231,11 +231,13 @@ class Data:
         """``x`` where jit takes it as it is: a concrete JAX array, or a NumPy one of a
         dtype JAX holds (the slow path would pass it on unchanged)."""
         kind = type(x)
-        if kind in _CONCRETE_ARRAY_TYPES or (
-            kind is np.ndarray and x.dtype in NUMPY_DTYPES_JAX_HOLDS
-        ):
+        if kind in _CONCRETE_ARRAY_TYPES:
             return x
-        if x is None and self.optional:
+        if x is None:
+            if self.optional:
+                return x
+            raise NotPlain
+        if kind is np.ndarray and x.dtype in NUMPY_DTYPES_JAX_HOLDS:
             return x
         raise NotPlain
 
@@ -464,9 +466,9 @@ class DType:
         dtype = _DTYPE_BY_ID.get(id(value))
         if dtype is not None:
             return dtype
-        if isinstance(value, np.dtype):  # a third of a microsecond: np.dtype's metaclass
-            return value
         if value is None and self.optional:
+            return value
+        if isinstance(value, np.dtype):  # a third of a microsecond: np.dtype's metaclass
             return value
         raise NotPlain
 
@@ -675,11 +677,6 @@ class FunctionalFace:
         checks already ran while jit traced the program for this signature.
         Anything else takes :meth:`_not_plain`.
         """
-        return self.call_with(args)
-
-    def call_with(self, args: tuple[Any, ...]) -> Any:
-        """:meth:`call` of the arguments as one tuple, for a public function that holds
-        them so (``def f(*args)``): no second packing of them on the eager path."""
         try:
             try:
                 plain = self._plain(args)

@@ -3487,7 +3487,7 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
                 raise TypeError(f"{op}(): {error}") from None
             bound.apply_defaults()
             args = bound.args
-        return call_with(args)
+        return face.call(*args)
 
     function.__name__ = function.__qualname__ = row.face
     function.__module__ = __name__
@@ -3500,7 +3500,6 @@ def _face_of(row: ElementWise) -> faces.FunctionalFace:
         *(_static(n) for n in row.attributes),
         graph_node=_node_of(row, names),
     )
-    call_with = face.call_with
     return face
 
 

@@ -94,6 +94,8 @@ def plain_arguments(
     ...     return 2 * x
     >>> plain_arguments((double, double))((1, 2))
     (2, 4)
+    >>> plain_arguments((double,) * 8)(tuple(range(8)))
+    (0, 2, 4, 6, 8, 10, 12, 14)
     """
     if len(tests) > 6:  # QUANTIZED_LINEAR_ADD's nine
         head, tail = plain_arguments(tests[:6], start), plain_arguments(tests[6:], start + 6)

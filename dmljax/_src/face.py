@@ -135,10 +135,11 @@ def many_arrays(
 ) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
     """:func:`plain_arguments` for a face whose first ``count`` arguments are all
     :class:`Data`: their types in one test in C (JAX arrays, or None), then ``tests``'
-    for the statics after them; anything else through ``tests`` one by one. Eight
-    arrays (QUANTIZED_LINEAR_ADD's) take 0.3 us so, 0.7 one by one. A None where an
-    array is required passes here and is refused, naming its field, when jit traces
-    the call (the face's ``coerce``), as the slow path refuses it.
+    for the statics after them; anything else through ``tests`` one by one.
+    QUANTIZED_LINEAR_ADD's nine arguments (eight arrays) take 0.5 us so, 0.8 one by
+    one. A None where an array is required passes here and is refused, naming its
+    field, when jit traces the call (the face's ``coerce``), as the slow path refuses
+    it.
 
     >>> import jax.numpy as jnp
     >>> def same(x, args):

@@ -288,7 +288,7 @@ test_quantized_add_rules_name_the_field = descs.rule_table_test(
         (lambda: dml.quantized_linear_add(np.ones(2, np.int16), 1.0, None, np.ones(2, np.uint8),
                                           1.0, None, 1.0), "a", "int8"),
         # JAX arrays take the faces' fast path, which passes a None on to jit's trace.
-        (lambda: dml.quantized_linear_add(jnp.ones(2, jnp.uint8), None, None,
+        (lambda: dml.quantized_linear_add(jnp.ones(2, jnp.uint8), None, None,  # pyright: ignore[reportArgumentType]
                                           jnp.ones(2, jnp.uint8), jnp.float32(1), None,
                                           jnp.float32(1)), "a_scale", "an array or a scalar"),
     ],

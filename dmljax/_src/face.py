@@ -24,8 +24,8 @@ from jax.core import Tracer
 
 from dmljax._src.arguments import (
     NUMPY_DTYPES_JAX_HOLDS,
-    ExactFloat,
     as_array,
+    exact_float,
     one_spelling,
     require_length,
     static_bool,
@@ -478,8 +478,8 @@ class Number:
         kind = type(value)
         if kind is int:
             return value
-        if kind is float:  # what coerce makes of it (exact_float), without its checks
-            return value if value and value == value else ExactFloat(value)
+        if kind is float:  # what coerce makes of it, without its checks
+            return exact_float(value)
         raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:

@@ -602,6 +602,10 @@ def quantized_linear_add(
     )
 
 
+# QUANTIZE_LINEAR's and DEQUANTIZE_LINEAR's desc fields, each with the face's argument.
+_LINEAR_TENSORS = (
+    ("input_tensor", "x"), ("scale_tensor", "scale"), ("zero_point_tensor", "zero_point")
+)  # fmt: skip
 _QUANTIZE_FACE = faces.FunctionalFace(
     quantize_linear,
     _checked_quantize,
@@ -609,10 +613,7 @@ _QUANTIZE_FACE = faces.FunctionalFace(
     faces.Data("scale"),
     faces.Data("zero_point", optional=True),
     faces.DType("dtype", optional=True),
-    graph_node=_node(
-        ElementWiseQuantizeLinearOperatorDesc,
-        (("input_tensor", "x"), ("scale_tensor", "scale"), ("zero_point_tensor", "zero_point")),
-    ),
+    graph_node=_node(ElementWiseQuantizeLinearOperatorDesc, _LINEAR_TENSORS),
 )
 _DEQUANTIZE_FACE = faces.FunctionalFace(
     dequantize_linear,
@@ -620,10 +621,7 @@ _DEQUANTIZE_FACE = faces.FunctionalFace(
     faces.Data("x"),
     faces.Data("scale"),
     faces.Data("zero_point", optional=True),
-    graph_node=_node(
-        ElementWiseDequantizeLinearOperatorDesc,
-        (("input_tensor", "x"), ("scale_tensor", "scale"), ("zero_point_tensor", "zero_point")),
-    ),
+    graph_node=_node(ElementWiseDequantizeLinearOperatorDesc, _LINEAR_TENSORS),
 )
 _ADD_FACE = faces.FunctionalFace(
     quantized_linear_add,

@@ -186,20 +186,22 @@ def test_a_compiled_operator_under_vmap_equals_a_loop(entry):
     if not example.inputs:
         pytest.skip("an operator of no input (DIAGONAL_MATRIX) has nothing to batch")
     batch = (example.inputs, _other_values(example.inputs))
-    ulps = _checks_of(entry["op"]).ulps
     loop = _stacked(*(op(*inputs) for inputs in batch))
     columns = tuple(np.stack(column) for column in zip(*batch, strict=True))
-    _assert_same(jax.vmap(op)(*columns), loop, ulps)
     # Only the first input batched, the others shared by every batch member.
     shared = (columns[0], *example.inputs[1:])
     in_axes = (0, *(None for _ in example.inputs[1:]))
-    loop = _stacked(*(op(x, *example.inputs[1:]) for x in columns[0]))
-    _assert_same(jax.vmap(op, in_axes=in_axes)(*shared), loop, ulps)
+    first_only = _stacked(*(op(x, *example.inputs[1:]) for x in columns[0]))
     # vmap of vmap, the batch axis last.
     last = tuple(np.moveaxis(column, 0, -1)[None] for column in columns)
-    nested = jax.vmap(jax.vmap(op, in_axes=-1, out_axes=-1))(*last)
-    loop = _stacked(*(op(*inputs) for inputs in batch))
-    _assert_same(nested, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop), ulps)
+    nested = jax.vmap(jax.vmap(op, in_axes=-1, out_axes=-1))
+    got = helpers.in_one_program(
+        [(jax.vmap(op), columns), (jax.vmap(op, in_axes=in_axes), shared), (nested, last)]
+    )
+    want = (loop, first_only, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop))
+    ulps = _checks_of(entry["op"]).ulps
+    for got_one, want_one in zip(got, want, strict=True):
+        _assert_same(got_one, want_one, ulps)
 
 
 @pytest.mark.parametrize("entry", ONE_EXAMPLE_EACH, ids=lambda e: e["id"])
@@ -287,39 +289,48 @@ def test_the_face_runs_one_program_per_signature(name):
     assert helpers.jit_cache_size(program) == size
 
 
-def _vmapped_against_a_loop(case: selftest.SweepCase, batched: set[int], axis: int) -> None:
-    """``vmap`` of ``case.fn`` over the arguments in ``batched`` (the others shared, as
-    the first batch member has them), along ``axis``, against a Python loop."""
+def _vmap_variants(case: selftest.SweepCase) -> list[tuple[Any, tuple[Any, ...], Any]]:
+    """``vmap`` of ``case.fn`` over each set of its arguments (everything, the data, the
+    others; the rest shared as the first batch member has them) along the first and the
+    last axis, and a vmap of a vmap: each as (the batched function, its arguments, the
+    Python loop's result moved where the batch axis is)."""
     first = case.batch[0]
     count = len(first)
+    everything = set(range(count))
+    data = set(case.linear_argnums)
+    variants = []
+    for batched in (everything, data, everything - data):
+        if not batched:
+            continue
 
-    def member(args: tuple[np.ndarray, ...]) -> list[np.ndarray]:
-        return [args[i] if i in batched else first[i] for i in range(count)]
+        def member(args: tuple[np.ndarray, ...], batched: set[int] = batched) -> list[Any]:
+            return [args[i] if i in batched else first[i] for i in range(count)]
 
-    loop = _stacked(*(case.fn(*member(args)) for args in case.batch))
-    columns = [
-        np.stack([args[i] for args in case.batch], axis=axis) if i in batched else first[i]
-        for i in range(count)
-    ]
-    in_axes = tuple(axis if i in batched else None for i in range(count))
-    got = jax.vmap(case.fn, in_axes=in_axes, out_axes=axis)(*columns)
-    _assert_same(got, jax.tree.map(lambda x: np.moveaxis(x, 0, axis), loop), case.ulps)
+        loop = _stacked(*(case.fn(*member(args)) for args in case.batch))
+        for axis in (0, -1):
+            columns = tuple(
+                np.stack([args[i] for args in case.batch], axis=axis) if i in batched else first[i]
+                for i in range(count)
+            )
+            in_axes = tuple(axis if i in batched else None for i in range(count))
+            fn = jax.vmap(case.fn, in_axes=in_axes, out_axes=axis)
+            moved = jax.tree.map(lambda x, a=axis: np.moveaxis(x, 0, a), loop)
+            variants.append((fn, columns, moved))
+    # vmap of vmap: a batch of batches.
+    columns = tuple(np.stack(column)[None] for column in zip(*case.batch, strict=True))
+    loop = _stacked(*(case.fn(*args) for args in case.batch))
+    variants.append((jax.vmap(jax.vmap(case.fn)), columns, jax.tree.map(lambda x: x[None], loop)))
+    return variants
 
 
 @pytest.mark.parametrize("name", FACES)
 def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
     case = _first_draw(name)
-    everything = set(range(len(case.batch[0])))
-    data = set(case.linear_argnums)
-    for batched in (everything, data, everything - data):
-        if batched:
-            for axis in (0, -1):
-                _vmapped_against_a_loop(case, batched, axis)
-    # vmap of vmap: a batch of batches.
-    columns = tuple(np.stack(column)[None] for column in zip(*case.batch, strict=True))
-    loop = _stacked(*(case.fn(*args) for args in case.batch))
-    nested = jax.vmap(jax.vmap(case.fn))(*columns)
-    _assert_same(nested, jax.tree.map(lambda x: x[None], loop), case.ulps)
+    variants = _vmap_variants(case)
+    # The sweeps check eager vmap against the reference.
+    outs = helpers.in_one_program([(fn, columns) for fn, columns, _ in variants])
+    for (_, _, loop), got in zip(variants, outs, strict=True):
+        _assert_same(got, loop, case.ulps)
 
 
 @pytest.mark.parametrize("name", FACES)
@@ -431,20 +442,19 @@ def test_every_supported_type_and_rank_computes_what_float32_computes(name):
     latest = checks.documented_support[max(checks.documented_support)]
     (low, high), data_types, index_types = latest
     f32, index = helpers.support_data_type(latest), helpers.support_index_type(latest)
-
-    def run(rank: int, data_type: dml.DataType, index_type: dml.DataType) -> list[np.ndarray]:
-        desc, inputs = case(rank, data_type, index_type)
-        out = dml.compile_operator(desc, deterministic=True)(*inputs)
-        return [np.asarray(y).astype(np.float64) for y in jax.tree.leaves(out)]
-
     with jax.enable_x64(True):
-        for rank in checks.drawn(range(high, low, -1)):
-            run(rank, f32, index)  # every rank runs (the highest where checks.drawn says)
-        want = run(low, f32, index)
-        for data_type in sorted(data_types, key=str):
-            chex.assert_trees_all_equal(run(low, data_type, index), want)
-        for index_type in sorted(index_types or (), key=str):
-            chex.assert_trees_all_equal(run(low, f32, index_type), want)
+        runs = [case(rank, f32, index) for rank in checks.drawn(range(high, low, -1))]
+        # The type variants last, each against the FLOAT32 run of the lowest rank.
+        variants = [(data_type, index) for data_type in sorted(data_types, key=str)]
+        variants += [(f32, index_type) for index_type in sorted(index_types or (), key=str)]
+        runs += [case(low, f32, index)] + [case(low, *types) for types in variants]
+        outs = helpers.in_one_program(
+            [(dml.compile_operator(desc, deterministic=True), x) for desc, x in runs]
+        )
+    results = [[np.asarray(y).astype(np.float64) for y in jax.tree.leaves(o)] for o in outs]
+    want = results[-len(variants) - 1]
+    for types, got in zip(variants, results[-len(variants) :], strict=True):
+        chex.assert_trees_all_equal(got, want, custom_message=str(types))
 
 
 @pytest.mark.parametrize(

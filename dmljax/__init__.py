@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         DxDispatchModel as DxDispatchModel,
         load_dxdispatch as load_dxdispatch,
     )
+    from dmljax._src.enums import AxisDirection as AxisDirection
     from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
     from dmljax._src.graph import (
         CompiledGraph as CompiledGraph,
@@ -55,6 +56,12 @@ if TYPE_CHECKING:
     )
     from dmljax._src.ops import OPERATORS as OPERATORS
     from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
+    from dmljax._src.ops.cumulative import (
+        CumulativeProductOperatorDesc as CumulativeProductOperatorDesc,
+        CumulativeSummationOperatorDesc as CumulativeSummationOperatorDesc,
+        cumprod as cumprod,
+        cumsum as cumsum,
+    )
     from dmljax._src.ops.depth_space import DepthSpaceOrder as DepthSpaceOrder
     from dmljax._src.ops.depth_to_space import (
         DepthToSpace1OperatorDesc as DepthToSpace1OperatorDesc,
@@ -209,10 +216,13 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "ActivationLogSoftmaxOperatorDesc",
     "ActivationSoftmax1OperatorDesc",
     "ActivationSoftmaxOperatorDesc",
+    "AxisDirection",
     "CastOperatorDesc",
     "CompiledGraph",
     "CompiledOperator",
     "ConstantDataGraphNodeDesc",
+    "CumulativeProductOperatorDesc",
+    "CumulativeSummationOperatorDesc",
     "DataType",
     "DepthSpaceOrder",
     "DepthToSpace1OperatorDesc",
@@ -258,6 +268,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "cast",
     "compile_graph",
     "compile_operator",
+    "cumprod",
+    "cumsum",
     "depth_to_space",
     "dequantize_linear",
     "diagonal_matrix",

@@ -32,6 +32,10 @@ InvalidArgumentError = dml.errors.InvalidArgumentError
             "dml_split.json",
             ["Resource 'Out1': 1, 2", "Resource 'Out2': 3, 4", "Resource 'Out3': 5, 6"],
         ),
+        (
+            "dml_cumulative_product.json",
+            ["Resource 'Out': " + ", ".join(f"{v:g}" for v in np.cumprod([2.0, 4.0, 8.0, 3.0]))],
+        ),
     ],
 )
 def test_directmls_example_models_print_what_directml_computes(name, printed):

@@ -20,7 +20,7 @@ from typing import Any, Self
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["DmlEnum"]
+__all__ = ["AxisDirection", "DmlEnum"]
 
 
 class DmlEnum(enum.IntEnum):
@@ -66,3 +66,18 @@ class DmlEnum(enum.IntEnum):
         others = " or ".join(map(repr, cls.other_names()))
         names += f", or {others}" if others else ""
         raise InvalidArgumentError(op, field, f"a {cls.dml_name()} ({names})", repr(value))
+
+
+class AxisDirection(DmlEnum):
+    """A ``DML_AXIS_DIRECTION``: which way a scan or a search runs along an axis
+    (CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT; ARGMIN, ARGMAX and TOP_K1 read it too).
+
+    ``INCREASING`` runs by ascending index, ``DECREASING`` by descending index (a
+    functional face's ``reverse=True``).
+
+    >>> AxisDirection.coerce("DML_AXIS_DIRECTION_DECREASING", op="op", field="f")
+    <AxisDirection.DECREASING: 1>
+    """
+
+    INCREASING = 0
+    DECREASING = 1

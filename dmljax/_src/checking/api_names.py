@@ -20,7 +20,7 @@ def operator_api_names(kind: str) -> list[str]:
     :data:`dmljax.OPERATORS`' order.
 
     >>> operator_api_names("enums")
-    ['DepthSpaceOrder', 'IsInfinityMode', 'RoundingMode', 'PaddingMode']
+    ['AxisDirection', 'DepthSpaceOrder', 'IsInfinityMode', 'RoundingMode', 'PaddingMode']
     """
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],
@@ -31,7 +31,8 @@ def operator_api_names(kind: str) -> list[str]:
             for hint in typing.get_type_hints(operator.desc_type).values()
             if isinstance(hint, type)
             and issubclass(hint, enum.Enum)
-            and hint.__module__.startswith("dmljax._src.ops.")  # DataType has its own entry
+            # DataType has its own entry; the enums of several families are in enums.py
+            and hint.__module__.startswith(("dmljax._src.ops.", "dmljax._src.enums"))
         ],
     }[kind]
     return list(dict.fromkeys(value.__name__ for value in named))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "cumulative",
     "diagonal_matrix",
     "gather",
     "gather_elements",
@@ -420,4 +421,29 @@ def diagonal_matrix(
         top_x = c[-1] - c[-2]
         if (fill_end >= fill_begin) ^ (top_x >= fill_begin) ^ (top_x < fill_end):
             output[c] = value
+    return output
+
+
+def cumulative(
+    input: np.ndarray, *, axis: int, product: bool, reverse: bool, exclusive: bool
+) -> np.ndarray:
+    """CUMULATIVE_SUMMATION (CUMULATIVE_PRODUCT with ``product``), as the pages say it:
+    each element the running tally of the elements before it along ``axis`` (after it
+    with ``reverse``), itself left out with ``exclusive``, 0 (1) where none is left.
+    Floats are tallied in float64 and rounded once; integers wrap in their type."""
+    input = np.asarray(input)
+    wide = np.float64 if np.issubdtype(input.dtype, np.floating) else input.dtype
+    output = np.empty(input.shape, input.dtype)
+    n = input.shape[axis]
+    for c in itertools.product(*(range(size) for size in input.shape)):
+        i = c[axis]
+        terms = range(i + 1, n) if reverse else range(i)
+        if not exclusive:
+            terms = range(i, n) if reverse else range(i + 1)
+        tally = np.array(1 if product else 0, wide)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for j in terms:
+                term = np.array(input[(*c[:axis], j, *c[axis + 1 :])], wide)
+                tally = (tally * term if product else tally + term).astype(wide)
+        output[c] = tally.astype(input.dtype)
     return output

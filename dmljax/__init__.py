@@ -55,6 +55,12 @@ if TYPE_CHECKING:
         onnx_slice_window as onnx_slice_window,
     )
     from dmljax._src.ops import OPERATORS as OPERATORS
+    from dmljax._src.ops.argminmax import (
+        ArgmaxOperatorDesc as ArgmaxOperatorDesc,
+        ArgminOperatorDesc as ArgminOperatorDesc,
+        argmax as argmax,
+        argmin as argmin,
+    )
     from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
     from dmljax._src.ops.cumulative import (
         CumulativeProductOperatorDesc as CumulativeProductOperatorDesc,
@@ -216,6 +222,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "ActivationLogSoftmaxOperatorDesc",
     "ActivationSoftmax1OperatorDesc",
     "ActivationSoftmaxOperatorDesc",
+    "ArgmaxOperatorDesc",
+    "ArgminOperatorDesc",
     "AxisDirection",
     "CastOperatorDesc",
     "CompiledGraph",
@@ -265,6 +273,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "TensorDesc",
     "TensorFlags",
     "TileOperatorDesc",
+    "argmax",
+    "argmin",
     "cast",
     "compile_graph",
     "compile_operator",

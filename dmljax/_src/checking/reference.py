@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = [
+    "arg_extreme",
     "cumulative",
     "diagonal_matrix",
     "gather",
@@ -446,4 +447,38 @@ def cumulative(
                 term = np.array(input[(*c[:axis], j, *c[axis + 1 :])], wide)
                 tally = (tally * term if product else tally + term).astype(wide)
         output[c] = tally.astype(input.dtype)
+    return output
+
+
+def arg_extreme(
+    input: np.ndarray, *, axes: Sequence[int], largest: bool, last: bool, dtype: np.dtype
+) -> np.ndarray:
+    """ARGMIN (ARGMAX with ``largest``), as the pages say it: for each group of elements
+    differing only along ``axes``, the row-major index over those axes of its smallest
+    (largest) element, the first of equal ones, or the last with ``last``. A NaN is
+    smallest and largest (jnp's rule, which the pages leave open)."""
+    input = np.asarray(input)
+    axes = sorted(axes)
+    out_sizes = [1 if i in axes else n for i, n in enumerate(input.shape)]
+    output = np.zeros(out_sizes, dtype)
+    group = list(itertools.product(*(range(input.shape[a]) for a in axes)))
+    for c in itertools.product(*(range(n) for n in out_sizes)):
+        best, best_value = None, None
+        for k, within in enumerate(group):
+            at = list(c)
+            for a, i in zip(axes, within, strict=True):
+                at[a] = i
+            value = input[tuple(at)].item()
+            if best is None:
+                better = True
+            elif best_value != best_value:  # a NaN holds until a later one, with last
+                better = last and value != value
+            elif value != value:
+                better = True
+            else:
+                better = value > best_value if largest else value < best_value
+                better = better or (last and value == best_value)
+            if better:
+                best, best_value = k, value
+        output[c] = best or 0
     return output

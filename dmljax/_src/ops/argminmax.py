@@ -1,0 +1,314 @@
+"""The searches over axes: ARGMIN and ARGMAX, one row each.
+
+Each output element is the index of the smallest (largest) input element of its group:
+the elements that differ only in the reduced ``Axes``, counted in row-major order over
+those axes (the flattened index, ``7`` for the last-but-one of a 3x3 group). The output
+keeps the input's rank, with size 1 along the reduced axes, in an integer type of its
+own (INT32, UINT32, INT64 or UINT64). ``AxisDirection`` breaks ties: ``INCREASING`` the
+first such element, ``DECREASING`` the last. A NaN is both the smallest and the largest
+element (the first NaN, or the last), as :func:`jax.numpy.argmax` and
+:func:`jax.numpy.argmin` take it; a float32 subnormal compares as the backend reads it
+(as a zero on XLA:CPU), as HARDMAX's search does.
+
+>>> import jax.numpy as jnp, dmljax as dml
+>>> dml.argmax(jnp.array([[1.0, 2.0, 3.0], [3.0, 0.0, 4.0], [2.0, 5.0, 2.0]]), axes=(0, 1))
+Array([[7]], dtype=int32)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.typing import ArrayLike
+
+from dmljax._src import contract, face as faces, feature_levels as fl, rules
+from dmljax._src.arguments import normalize_axis, static_int_tuple
+from dmljax._src.dtypes import require_x64_for_axis
+from dmljax._src.enums import AxisDirection
+from dmljax._src.feature_levels import FeatureLevel as FL
+from dmljax._src.node_call import NodeCall
+from dmljax._src.ops.softmax import check_axes
+from dmljax._src.tensor_desc import TensorDesc
+from dmljax.errors import InvalidArgumentError
+
+__all__ = [
+    "ARGMAX",
+    "ARGMIN",
+    "FACE_DTYPES",
+    "INDEX_DTYPES",
+    "ArgmaxOperatorDesc",
+    "ArgminOperatorDesc",
+    "argmax",
+    "argmin",
+    "search_lowering",
+]
+
+
+class _SearchOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
+    input_tensor: TensorDesc = contract.tensor_field("input")
+    output_tensor: TensorDesc = contract.tensor_field("output")
+    axes: tuple[int, ...] = contract.attribute(static_int_tuple)
+    axis_direction: AxisDirection = contract.attribute(AxisDirection.coerce)
+
+
+class ArgminOperatorDesc(_SearchOperatorDesc):
+    """``DML_ARGMIN_OPERATOR_DESC``: the index of each group's smallest element.
+
+    ``axes`` (``AxisCount`` is its length) are each in ``[0, DimensionCount)``, none
+    twice; the output has the input's DimensionCount and sizes, 1 along ``axes``, and an
+    index type (INT32, UINT32, INT64 or UINT64). ``axis_direction`` picks the first
+    (``INCREASING``) or the last (``DECREASING``) of equal elements. Introduced at FL 3_0
+    (1 to 8 dimensions; FLOAT32, FLOAT16 and 8- to 32-bit integers). Its functional face
+    is :func:`dmljax.argmin`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> desc = dml.ArgminOperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(5,)),
+    ...     output_tensor=dml.TensorDesc(data_type=dml.DataType.UINT32, sizes=(1,)),
+    ...     axes=(0,), axis_direction=dml.AxisDirection.DECREASING)
+    >>> dml.compile_operator(desc)(jnp.array([1.0, 2.0, 3.0, 2.0, 1.0]))
+    Array([4], dtype=uint32)
+    """
+
+
+class ArgmaxOperatorDesc(_SearchOperatorDesc):
+    """``DML_ARGMAX_OPERATOR_DESC``: the index of each group's largest element.
+
+    The fields and rules of :class:`ArgminOperatorDesc`. Its functional face is
+    :func:`dmljax.argmax`.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> desc = dml.ArgmaxOperatorDesc(
+    ...     input_tensor=dml.TensorDesc(data_type=dml.DataType.FLOAT32, sizes=(5,)),
+    ...     output_tensor=dml.TensorDesc(data_type=dml.DataType.UINT32, sizes=(1,)),
+    ...     axes=(0,), axis_direction=dml.AxisDirection.INCREASING)
+    >>> dml.compile_operator(desc)(jnp.array([3.0, 2.0, 1.0, 2.0, 3.0]))
+    Array([0], dtype=uint32)
+    """
+
+
+# --- The one lowering -----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Search:
+    """One row: ``jnp.argmin`` or ``jnp.argmax``, and its face's name."""
+
+    find: Callable[..., jax.Array]
+    face: str
+
+
+_MIN = _Search(jnp.argmin, "dmljax.argmin")
+_MAX = _Search(jnp.argmax, "dmljax.argmax")
+
+
+def search_lowering(
+    x: jax.Array, *, search: _Search, axes: tuple[int, ...], last: bool, dtype: Any
+) -> jax.Array:
+    """The one implementation of both operators, shared by both faces.
+
+    The reduced ``axes`` (in the tensor's order, whatever order they are listed in) are
+    moved last and flattened into one, whose ``jnp.argmin``/``jnp.argmax`` is the
+    row-major index over them; the last of equal elements is the first of the flattened
+    group reversed, counted back from its end.
+    """
+    axes = tuple(sorted(axes))
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
+    group = math.prod(x.shape[i] for i in axes)
+    out_shape = tuple(1 if i in axes else size for i, size in enumerate(x.shape))
+    if group == 0 or x.size == 0:
+        return jnp.zeros(out_shape, dtype)  # an empty group has no index: 0, as a fill
+    flat = jnp.transpose(x, (*kept, *axes)).reshape(*(x.shape[i] for i in kept), group)
+    if last:
+        index = (group - 1) - search.find(jnp.flip(flat, -1), axis=-1)
+    else:
+        index = search.find(flat, axis=-1)
+    return index.astype(dtype).reshape(out_shape)
+
+
+INDEX_DTYPES: frozenset[np.dtype[Any]] = frozenset(
+    np.dtype(t) for t in (np.int32, np.uint32, np.int64, np.uint64)
+)
+"""The output's dtypes: the pages' index types."""
+
+FACE_DTYPES: frozenset[np.dtype[Any]] = frozenset(
+    np.dtype(t)
+    for t in (np.float32, np.float16, jnp.bfloat16, np.float64, np.int32, np.int16, np.int8,
+              np.uint32, np.uint16, np.uint8)
+)  # fmt: skip
+"""The faces' input dtypes: the pages' types, and bfloat16 and float64 as the family's."""
+
+
+def _rules(desc: Any, level: FL) -> None:
+    del level
+    op = type(desc).__name__
+    rank = desc.input_tensor.dimension_count
+    check_axes(desc.axes, rank, op=op)
+    if not desc.axes:
+        raise InvalidArgumentError(op, "axes", "at least one axis (AxisCount >= 1)", desc.axes)
+    require_x64_for_axis(
+        _group_size(desc.input_tensor.sizes, desc.axes), op=op,
+        field="input_tensor.sizes (the elements of one group)",
+    )  # fmt: skip
+
+
+def _group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
+    return math.prod(sizes[axis] for axis in axes)
+
+
+def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+    sizes = tuple(1 if i in desc.axes else n for i, n in enumerate(desc.input_tensor.sizes))
+    return sizes, "input_tensor.sizes with 1 along axes"
+
+
+def _lowering_of(search: _Search) -> Any:
+    def lower(desc: Any, options: contract.LoweringOptions) -> Any:
+        del options
+        return functools.partial(
+            search_lowering,
+            search=search,
+            axes=desc.axes,
+            last=desc.axis_direction is AxisDirection.DECREASING,
+            dtype=desc.output_tensor.dtype,
+        )
+
+    return lower
+
+
+def _face_axes(axes: int | tuple[int, ...], ndim: int, *, op: str) -> tuple[int, ...]:
+    """The face's ``axes`` (one int or a tuple, negative ones counted from the end) as
+    non-negative axes, each once, at least one."""
+    listed = (axes,) if isinstance(axes, int) else tuple(axes)
+    normalized = tuple(
+        normalize_axis(axis, ndim, op=op, field=f"axes[{i}]") for i, axis in enumerate(listed)
+    )
+    check_axes(normalized, ndim, op=op)
+    if not normalized:
+        raise InvalidArgumentError(op, "axes", "at least one axis", axes)
+    return normalized
+
+
+def _face_of(
+    function: Callable[..., Any], search: _Search, desc_type: type
+) -> faces.FunctionalFace:
+    why = f"DML_OPERATOR_{desc_type.__name__.removesuffix('OperatorDesc').upper()}'s types"
+
+    def checked(x: jax.Array, axes: int | tuple[int, ...], last: bool, dtype: Any) -> jax.Array:
+        if x.ndim == 0:
+            raise InvalidArgumentError(
+                search.face, "x", "an array of at least 1 dimension (a search runs over axes)",
+                "a 0-D array",
+            )  # fmt: skip
+        rules.require_array_dtype(
+            x, FACE_DTYPES, op=search.face, field="x", why=why,
+            hint="Convert it first, e.g. x.astype(jnp.int32).",
+        )  # fmt: skip
+        if np.dtype(dtype) not in INDEX_DTYPES:
+            raise InvalidArgumentError(
+                search.face, "dtype", "one of int32, uint32, int64, uint64 (the index types)",
+                np.dtype(dtype).name,
+            )  # fmt: skip
+        normalized = _face_axes(axes, x.ndim, op=search.face)
+        require_x64_for_axis(
+            _group_size(x.shape, normalized), op=search.face, field="x.shape (one group's elements)"
+        )
+        return search_lowering(x, search=search, axes=normalized, last=last, dtype=dtype)
+
+    def graph_node(call: NodeCall) -> Any:
+        x = call.arrays["x"]
+        return desc_type(
+            input_tensor=x,
+            output_tensor=call.outputs[0],
+            axes=_face_axes(call.statics["axes"], x.dimension_count, op=search.face),
+            axis_direction=AxisDirection(int(call.statics["last"])),  # DECREASING is 1
+        )
+
+    return faces.FunctionalFace(
+        function,
+        checked,
+        faces.Data("x"),
+        faces.IntTuple("axes", or_int=True),
+        faces.Bool("last"),
+        faces.DType("dtype"),
+        graph_node=graph_node,
+    )
+
+
+def argmin(
+    x: ArrayLike, axes: int | tuple[int, ...] = -1, *, last: bool = False, dtype: Any = np.int32
+) -> jax.Array:
+    """The index of the smallest element of each group of ``x`` over ``axes`` (DirectML
+    ARGMIN).
+
+    The functional face of :class:`ArgminOperatorDesc`: ``axes`` is one axis or a tuple
+    of them; the elements that differ only along them form a group, counted in
+    row-major order over those axes. The result keeps ``x``'s rank, with size 1 along
+    ``axes`` (``jnp.argmin(x, axis, keepdims=True)`` for one axis). ``last=True`` picks
+    the last of equal elements (DirectML's ``DML_AXIS_DIRECTION_DECREASING``, ONNX's
+    ``select_last_index``); a NaN is the smallest element, as in ``jnp.argmin``.
+
+    Args:
+        x: float32, float16, bfloat16, float64 or an 8- to 32-bit integer array of at
+            least 1 dimension.
+        axes: the axes to search over, each in ``[-x.ndim, x.ndim)``, none twice.
+        last: the last of equal elements, not the first.
+        dtype: the index type: int32 (the default), uint32, or with
+            ``jax_enable_x64`` int64 or uint64.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> dml.argmin(jnp.array([[1, 2, 1], [3, 0, 0]]), axes=1, last=True)
+    Array([[2],
+           [2]], dtype=int32)
+    """
+    return _MIN_FACE.call(x, axes, last, dtype)
+
+
+def argmax(
+    x: ArrayLike, axes: int | tuple[int, ...] = -1, *, last: bool = False, dtype: Any = np.int32
+) -> jax.Array:
+    """The index of the largest element of each group of ``x`` over ``axes`` (DirectML
+    ARGMAX).
+
+    The functional face of :class:`ArgmaxOperatorDesc`, with the arguments of
+    :func:`argmin`; a NaN is the largest element, as in ``jnp.argmax``.
+
+    >>> import jax.numpy as jnp, dmljax as dml
+    >>> dml.argmax(jnp.array([3.0, 2.0, 1.0, 2.0, 3.0]), last=True)
+    Array([4], dtype=int32)
+    """
+    return _MAX_FACE.call(x, axes, last, dtype)
+
+
+_MIN_FACE = _face_of(argmin, _MIN, ArgminOperatorDesc)
+_MAX_FACE = _face_of(argmax, _MAX, ArgmaxOperatorDesc)
+
+_SUPPORT = (fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32, output_tensor=fl.INDICES_32_64),)
+
+
+def _operator(name: str, desc_type: type[Any], search: _Search, face: Any) -> Any:
+    return contract.Operator(
+        name,
+        desc_type,
+        support=_SUPPORT,
+        same_dimension_count=True,
+        same_data_type=(),
+        rules=_rules,
+        output_sizes=_output_sizes,
+        lower=_lowering_of(search),
+        face=face,
+    )
+
+
+ARGMIN: contract.Operator[ArgminOperatorDesc] = _operator(
+    "DML_OPERATOR_ARGMIN", ArgminOperatorDesc, _MIN, _MIN_FACE
+)
+ARGMAX: contract.Operator[ArgmaxOperatorDesc] = _operator(
+    "DML_OPERATOR_ARGMAX", ArgmaxOperatorDesc, _MAX, _MAX_FACE
+)

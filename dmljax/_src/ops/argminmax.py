@@ -6,9 +6,9 @@ those axes (the flattened index, ``7`` for the last-but-one of a 3x3 group). The
 keeps the input's rank, with size 1 along the reduced axes, in an integer type of its
 own (INT32, UINT32, INT64 or UINT64). ``AxisDirection`` breaks ties: ``INCREASING`` the
 first such element, ``DECREASING`` the last. A NaN is both the smallest and the largest
-element (the first NaN, or the last), as :func:`jax.numpy.argmax` and
-:func:`jax.numpy.argmin` take it; a float32 subnormal compares as the backend reads it
-(as a zero on XLA:CPU), as HARDMAX's search does.
+element (the first NaN, or the last, on every backend), as :func:`jax.numpy.argmax` and
+:func:`jax.numpy.argmin` take it on the CPU; a float32 subnormal compares as the backend
+reads it (as a zero on XLA:CPU), as HARDMAX's search does.
 
 >>> import jax.numpy as jnp, dmljax as dml
 >>> dml.argmax(jnp.array([[1.0, 2.0, 3.0], [3.0, 0.0, 4.0], [2.0, 5.0, 2.0]]), axes=(0, 1))
@@ -127,9 +127,15 @@ def search_lowering(
         return jnp.zeros(out_shape, dtype)  # an empty group has no index: 0, as a fill
     flat = jnp.transpose(x, (*kept, *axes)).reshape(*(x.shape[i] for i in kept), group)
     if last:
-        index = (group - 1) - search.find(jnp.flip(flat, -1), axis=-1)
-    else:
-        index = search.find(flat, axis=-1)
+        flat = jnp.flip(flat, -1)
+    index = search.find(flat, axis=-1)
+    if jnp.issubdtype(flat.dtype, jnp.floating):
+        # The first NaN on every backend: a GPU's parallel search does not order NaNs by
+        # index, but a search of booleans orders ties as any values.
+        nan = jnp.isnan(flat)
+        index = jnp.where(jnp.any(nan, axis=-1), jnp.argmax(nan, axis=-1), index)
+    if last:
+        index = (group - 1) - index
     return index.astype(dtype).reshape(out_shape)
 
 

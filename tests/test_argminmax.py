@@ -75,6 +75,18 @@ def test_a_nan_is_the_extreme_first_or_last(kind):
     np.testing.assert_array_equal(dml.argmin(x, 1, last=True), [[3], [1]])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, jnp.bfloat16])
+def test_signed_zeros_are_equal_and_a_nan_beats_an_infinity(dtype):
+    def array(*values: float) -> np.ndarray:
+        return np.array(values, np.float32).astype(dtype)
+
+    assert int(dml.argmax(array(-0.0, 0.0))[0]) == 0
+    assert int(dml.argmin(array(0.0, -0.0))[0]) == 0
+    assert int(dml.argmax(array(np.inf, -np.nan, np.nan))[0]) == 1  # either sign
+    assert int(dml.argmin(array(-np.inf, np.nan), last=True)[0]) == 1
+    assert int(dml.argmin(array(-2.0, -3.0, 1.0))[0]) == 1  # negatives in order
+
+
 def test_a_float32_subnormal_compares_as_the_backend_reads_it():
     # XLA:CPU reads it as a zero (the first of two equal elements wins); a GPU as itself.
     x = np.array([0.0, 1e-45], np.float32)

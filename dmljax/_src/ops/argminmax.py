@@ -26,6 +26,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
@@ -128,15 +129,29 @@ def search_lowering(
     flat = jnp.transpose(x, (*kept, *axes)).reshape(*(x.shape[i] for i in kept), group)
     if last:
         flat = jnp.flip(flat, -1)
-    index = search.find(flat, axis=-1)
     if jnp.issubdtype(flat.dtype, jnp.floating):
-        # The first NaN on every backend: a GPU's parallel search does not order NaNs by
-        # index, but a search of booleans orders ties as any values.
-        nan = jnp.isnan(flat)
-        index = jnp.where(jnp.any(nan, axis=-1), jnp.argmax(nan, axis=-1), index)
+        flat = _ordered_keys(flat, nan_first=search.find is jnp.argmin)
+    index = search.find(flat, axis=-1)
     if last:
         index = (group - 1) - index
     return index.astype(dtype).reshape(out_shape)
+
+
+def _ordered_keys(x: jax.Array, *, nan_first: bool) -> jax.Array:
+    """Float ``x`` as integers of its width in the same order, equal where the floats
+    compare equal (``-0.0`` and ``0.0``, and a subnormal the backend reads as a zero),
+    and every NaN the smallest (``nan_first``) or the largest key.
+
+    A GPU's parallel float search does not order NaNs by index, and a search with a
+    second pass for NaNs costs a reduction more; a search of integers orders its ties by
+    index on every backend, in one pass.
+    """
+    bits = lax.bitcast_convert_type(x, jnp.dtype(f"int{8 * x.dtype.itemsize}"))
+    info = jnp.iinfo(bits.dtype)
+    # A negative float's bits count down as it grows: flipping all but the sign counts up.
+    keys = bits ^ ((bits >> (info.bits - 1)) & info.max)
+    keys = jnp.where(x == 0, jnp.zeros_like(keys), keys)
+    return jnp.where(jnp.isnan(x), info.min if nan_first else info.max, keys)
 
 
 INDEX_DTYPES: frozenset[np.dtype[Any]] = frozenset(

@@ -334,6 +334,28 @@ def is_weak(x: Any) -> bool:
     return bool(getattr(getattr(x, "aval", None), "weak_type", False))
 
 
+def require_operand(x: Any, allowed: Any, *, op: str, operator: str, runs: str) -> None:
+    """A face's ``x`` of at least 1 dimension (``runs`` says why: "a tally runs along an
+    axis") and of one of the ``allowed`` dtypes, those of ``operator``
+    (``"DML_OPERATOR_ARGMAX"``) and the family's; an InvalidArgumentError otherwise.
+
+    >>> try:
+    ...     require_operand(jnp.float32(1), {np.dtype(np.float32)}, op="f",
+    ...                     operator="DML_OPERATOR_ARGMAX", runs="a search runs over axes")
+    ... except InvalidArgumentError as error:
+    ...     print(error.expected)
+    an array of at least 1 dimension (a search runs over axes)
+    """
+    if x.ndim == 0:
+        raise InvalidArgumentError(
+            op, "x", f"an array of at least 1 dimension ({runs})", "a 0-D array"
+        )
+    require_array_dtype(
+        x, allowed, op=op, field="x", why=f"{operator}'s types",
+        hint="Convert it first, e.g. x.astype(jnp.int32).",
+    )  # fmt: skip
+
+
 def require_array_dtype(
     x: Any, allowed: Any, *, op: str, field: str, why: str, hint: str | None = None
 ) -> None:

@@ -100,14 +100,15 @@ class ArgmaxOperatorDesc(_SearchOperatorDesc):
 
 @dataclasses.dataclass(frozen=True)
 class _Search:
-    """One row: ``jnp.argmin`` or ``jnp.argmax``, and its face's name."""
+    """One row: ``jnp.argmin`` or ``jnp.argmax``, its face's name and DirectML's."""
 
     find: Callable[..., jax.Array]
     face: str
+    operator: str
 
 
-_MIN = _Search(jnp.argmin, "dmljax.argmin")
-_MAX = _Search(jnp.argmax, "dmljax.argmax")
+_MIN = _Search(jnp.argmin, "dmljax.argmin", "DML_OPERATOR_ARGMIN")
+_MAX = _Search(jnp.argmax, "dmljax.argmax", "DML_OPERATOR_ARGMAX")
 
 
 def search_lowering(
@@ -219,17 +220,10 @@ def _face_axes(axes: int | tuple[int, ...], ndim: int, *, op: str) -> tuple[int,
 def _face_of(
     function: Callable[..., Any], search: _Search, desc_type: type
 ) -> faces.FunctionalFace:
-    why = f"DML_OPERATOR_{desc_type.__name__.removesuffix('OperatorDesc').upper()}'s types"
-
     def checked(x: jax.Array, axes: int | tuple[int, ...], last: bool, dtype: Any) -> jax.Array:
-        if x.ndim == 0:
-            raise InvalidArgumentError(
-                search.face, "x", "an array of at least 1 dimension (a search runs over axes)",
-                "a 0-D array",
-            )  # fmt: skip
-        rules.require_array_dtype(
-            x, FACE_DTYPES, op=search.face, field="x", why=why,
-            hint="Convert it first, e.g. x.astype(jnp.int32).",
+        rules.require_operand(
+            x, FACE_DTYPES, op=search.face, operator=search.operator,
+            runs="a search runs over axes",
         )  # fmt: skip
         if np.dtype(dtype) not in INDEX_DTYPES:
             raise InvalidArgumentError(
@@ -313,9 +307,9 @@ _MAX_FACE = _face_of(argmax, _MAX, ArgmaxOperatorDesc)
 _SUPPORT = (fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32, output_tensor=fl.INDICES_32_64),)
 
 
-def _operator(name: str, desc_type: type[Any], search: _Search, face: Any) -> Any:
+def _operator(desc_type: type[Any], search: _Search, face: Any) -> Any:
     return contract.Operator(
-        name,
+        search.operator,
         desc_type,
         support=_SUPPORT,
         same_dimension_count=True,
@@ -327,9 +321,5 @@ def _operator(name: str, desc_type: type[Any], search: _Search, face: Any) -> An
     )
 
 
-ARGMIN: contract.Operator[ArgminOperatorDesc] = _operator(
-    "DML_OPERATOR_ARGMIN", ArgminOperatorDesc, _MIN, _MIN_FACE
-)
-ARGMAX: contract.Operator[ArgmaxOperatorDesc] = _operator(
-    "DML_OPERATOR_ARGMAX", ArgmaxOperatorDesc, _MAX, _MAX_FACE
-)
+ARGMIN: contract.Operator[ArgminOperatorDesc] = _operator(ArgminOperatorDesc, _MIN, _MIN_FACE)
+ARGMAX: contract.Operator[ArgmaxOperatorDesc] = _operator(ArgmaxOperatorDesc, _MAX, _MAX_FACE)

@@ -108,15 +108,16 @@ class CumulativeProductOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike])
 
 @dataclasses.dataclass(frozen=True)
 class _Tally:
-    """One row: the scan, its identity and its face's name."""
+    """One row: the scan, its identity, its face's name and DirectML's."""
 
     scan: Callable[..., jax.Array]  # lax.cumsum or lax.cumprod
     identity: int
     face: str
+    operator: str
 
 
-_SUM = _Tally(lax.cumsum, 0, "dmljax.cumsum")
-_PRODUCT = _Tally(lax.cumprod, 1, "dmljax.cumprod")
+_SUM = _Tally(lax.cumsum, 0, "dmljax.cumsum", "DML_OPERATOR_CUMULATIVE_SUMMATION")
+_PRODUCT = _Tally(lax.cumprod, 1, "dmljax.cumprod", "DML_OPERATOR_CUMULATIVE_PRODUCT")
 
 
 def cumulative_lowering(
@@ -179,17 +180,10 @@ def _lowering_of(tally: _Tally, exclusive_field: str) -> Any:
 
 
 def _face_of(function: Callable[..., Any], tally: _Tally, desc_type: type) -> faces.FunctionalFace:
-    why = f"DML_OPERATOR_{desc_type.__name__.removesuffix('OperatorDesc').upper()}'s types"
-
     def checked(x: jax.Array, axis: int, reverse: bool, exclusive: bool) -> jax.Array:
-        if x.ndim == 0:
-            raise InvalidArgumentError(
-                tally.face, "x", "an array of at least 1 dimension (a tally runs along an axis)",
-                "a 0-D array",
-            )  # fmt: skip
-        rules.require_array_dtype(
-            x, FACE_DTYPES, op=tally.face, field="x", why=why,
-            hint="Convert it first, e.g. x.astype(jnp.int32).",
+        rules.require_operand(
+            x, FACE_DTYPES, op=tally.face, operator=tally.operator,
+            runs="a tally runs along an axis",
         )  # fmt: skip
         axis = rules.require_array_axis(axis, x, op=tally.face)
         return cumulative_lowering(x, tally=tally, axis=axis, reverse=reverse, exclusive=exclusive)
@@ -277,10 +271,10 @@ def _support(first: FL) -> tuple[fl.Band, ...]:
 
 
 def _operator(
-    name: str, desc_type: type[Any], tally: _Tally, first: FL, face: faces.FunctionalFace
+    desc_type: type[Any], tally: _Tally, first: FL, face: faces.FunctionalFace
 ) -> contract.Operator[Any]:
     return contract.Operator(
-        name,
+        tally.operator,
         desc_type,
         support=_support(first),
         same_dimension_count=True,
@@ -293,14 +287,12 @@ def _operator(
 
 
 CUMULATIVE_SUMMATION: contract.Operator[CumulativeSummationOperatorDesc] = _operator(
-    "DML_OPERATOR_CUMULATIVE_SUMMATION",
     CumulativeSummationOperatorDesc,
     _SUM,
     FL.FL_2_1,
     _SUM_FACE,
 )
 CUMULATIVE_PRODUCT: contract.Operator[CumulativeProductOperatorDesc] = _operator(
-    "DML_OPERATOR_CUMULATIVE_PRODUCT",
     CumulativeProductOperatorDesc,
     _PRODUCT,
     FL.FL_3_1,

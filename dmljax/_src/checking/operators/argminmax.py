@@ -181,29 +181,23 @@ def _support_case_of(desc_type: type) -> Any:
 _COMPUTES = "a search writes indices, not the input's elements (tests/test_argminmax.py)"
 _NOT_SMOOTH = "indices: integers, with no derivative"
 
-CHECKS = (
+_ROWS = (
+    ("argmin", ARGMIN, ArgminOperatorDesc, argmin, jnp.argmin),
+    ("argmax", ARGMAX, ArgmaxOperatorDesc, argmax, jnp.argmax),
+)
+
+CHECKS = tuple(
     OperatorChecks(
-        ARGMIN,
+        operator,
         documented_support=_DOCUMENTED,
-        support_case=_support_case_of(ArgminOperatorDesc),
-        doc_example_face=_doc_example_face(argmin),
-        sweep=_sweep_of(argmin, largest=False),
-        bench=_bench_of("argmin", argmin, jnp.argmin, ArgminOperatorDesc),
+        support_case=_support_case_of(desc_type),
+        doc_example_face=_doc_example_face(face),
+        sweep=_sweep_of(face, largest=name == "argmax"),
+        bench=_bench_of(name, face, jnp_fn, desc_type),
         computes=_COMPUTES,
         not_smooth=_NOT_SMOOTH,
         face_dtypes=FACE_DTYPES,
-        examples=_examples("argmin"),
-    ),
-    OperatorChecks(
-        ARGMAX,
-        documented_support=_DOCUMENTED,
-        support_case=_support_case_of(ArgmaxOperatorDesc),
-        doc_example_face=_doc_example_face(argmax),
-        sweep=_sweep_of(argmax, largest=True),
-        bench=_bench_of("argmax", argmax, jnp.argmax, ArgmaxOperatorDesc),
-        computes=_COMPUTES,
-        not_smooth=_NOT_SMOOTH,
-        face_dtypes=FACE_DTYPES,
-        examples=_examples("argmax"),
-    ),
+        examples=_examples(name),
+    )
+    for name, operator, desc_type, face, jnp_fn in _ROWS
 )

@@ -129,9 +129,12 @@ def _sweep_of(function: Callable[..., jax.Array], product: bool) -> Callable[...
 
 
 def _bench_of(
-    name: str, function: Callable[..., jax.Array], jnp_fn: Callable[..., jax.Array], desc_type: type
+    name: str,
+    function: Callable[..., jax.Array],
+    jnp_fn: Callable[..., jax.Array],
+    desc_type: type,
+    exclusive: str,
 ) -> Callable[[], list[Case | EagerCase]]:
-    exclusive = "has_exclusive_sum" if name == "cumsum" else "has_exclusive_product"
     operator = "CUMULATIVE_SUMMATION" if name == "cumsum" else "CUMULATIVE_PRODUCT"
 
     def bench() -> list[Case | EagerCase]:
@@ -204,27 +207,24 @@ def _support_case_of(desc_type: type, exclusive: str) -> Any:
 
 _COMPUTES = "a tally adds or multiplies its elements (tests/test_cumulative.py checks its values)"
 
-CHECKS = (
+_ROWS = (
+    ("summation", "cumsum", CUMULATIVE_SUMMATION, CumulativeSummationOperatorDesc, cumsum,
+     jnp.cumsum, FeatureLevel.FL_2_1, "has_exclusive_sum"),
+    ("product", "cumprod", CUMULATIVE_PRODUCT, CumulativeProductOperatorDesc, cumprod,
+     jnp.cumprod, FeatureLevel.FL_3_1, "has_exclusive_product"),
+)  # fmt: skip
+
+CHECKS = tuple(
     OperatorChecks(
-        CUMULATIVE_SUMMATION,
-        documented_support=_documented(FeatureLevel.FL_2_1),
-        support_case=_support_case_of(CumulativeSummationOperatorDesc, "has_exclusive_sum"),
-        doc_example_face=_doc_example_face(cumsum),
-        sweep=_sweep_of(cumsum, product=False),
-        bench=_bench_of("cumsum", cumsum, jnp.cumsum, CumulativeSummationOperatorDesc),
+        operator,
+        documented_support=_documented(first),
+        support_case=_support_case_of(desc_type, exclusive),
+        doc_example_face=_doc_example_face(face),
+        sweep=_sweep_of(face, product=kind == "product"),
+        bench=_bench_of(name, face, jnp_fn, desc_type, exclusive),
         computes=_COMPUTES,
         face_dtypes=FACE_DTYPES,
-        examples=_examples("summation"),
-    ),
-    OperatorChecks(
-        CUMULATIVE_PRODUCT,
-        documented_support=_documented(FeatureLevel.FL_3_1),
-        support_case=_support_case_of(CumulativeProductOperatorDesc, "has_exclusive_product"),
-        doc_example_face=_doc_example_face(cumprod),
-        sweep=_sweep_of(cumprod, product=True),
-        bench=_bench_of("cumprod", cumprod, jnp.cumprod, CumulativeProductOperatorDesc),
-        computes=_COMPUTES,
-        face_dtypes=FACE_DTYPES,
-        examples=_examples("product"),
-    ),
+        examples=_examples(kind),
+    )
+    for kind, name, operator, desc_type, face, jnp_fn, first, exclusive in _ROWS
 )

@@ -334,6 +334,45 @@ def is_weak(x: Any) -> bool:
     return bool(getattr(getattr(x, "aval", None), "weak_type", False))
 
 
+def check_axes(axes: Sequence[int], rank: int, *, op: str) -> None:
+    """DirectML's ``Axes`` rule: each of ``axes`` in ``[0, rank)``, none twice.
+
+    >>> check_axes((2, 0), 3, op="op")
+    """
+    for i, axis in enumerate(axes):
+        if not 0 <= axis < rank:
+            raise InvalidArgumentError(
+                op, f"axes[{i}]", f"in [0, {rank}) (input_tensor has {rank} dimensions)", axis
+            )
+        if axis in axes[:i]:
+            raise InvalidArgumentError(op, f"axes[{i}]", "an axis not named before", axis)
+
+
+def face_axes(axes: int | Sequence[int], ndim: int, *, op: str) -> tuple[int, ...]:
+    """A face's ``axes`` (one int or a sequence, negative ones counted from the end) as
+    non-negative axes, each once (:func:`check_axes`).
+
+    >>> face_axes(-1, 3, op="op"), face_axes((0, -1), 3, op="op")
+    ((2,), (0, 2))
+    """
+    if isinstance(axes, int):
+        return (normalize_axis(axes, ndim, op=op, field="axes"),)
+    normalized = tuple(
+        normalize_axis(axis, ndim, op=op, field=f"axes[{i}]") for i, axis in enumerate(axes)
+    )
+    check_axes(normalized, ndim, op=op)
+    return normalized
+
+
+def group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
+    """The elements of one group over ``axes``: the product of their sizes.
+
+    >>> group_size((2, 3, 4), (0, 2))
+    8
+    """
+    return math.prod(sizes[axis] for axis in axes)
+
+
 def require_operand(x: Any, allowed: Any, *, op: str, operator: str, runs: str) -> None:
     """A face's ``x`` of at least 1 dimension (``runs`` says why: "a tally runs along an
     axis") and of one of the ``allowed`` dtypes, those of ``operator``

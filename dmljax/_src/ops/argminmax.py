@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -30,12 +30,11 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
-from dmljax._src.arguments import normalize_axis, static_int_tuple
+from dmljax._src.arguments import static_int_tuple
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.enums import AxisDirection
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
-from dmljax._src.ops.softmax import check_axes
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import InvalidArgumentError
 
@@ -105,10 +104,11 @@ class _Search:
     find: Callable[..., jax.Array]
     face: str
     operator: str
+    largest: bool
 
 
-_MIN = _Search(jnp.argmin, "dmljax.argmin", "DML_OPERATOR_ARGMIN")
-_MAX = _Search(jnp.argmax, "dmljax.argmax", "DML_OPERATOR_ARGMAX")
+_MIN = _Search(jnp.argmin, "dmljax.argmin", "DML_OPERATOR_ARGMIN", largest=False)
+_MAX = _Search(jnp.argmax, "dmljax.argmax", "DML_OPERATOR_ARGMAX", largest=True)
 
 
 def search_lowering(
@@ -131,7 +131,7 @@ def search_lowering(
     if last:
         flat = jnp.flip(flat, -1)
     if jnp.issubdtype(flat.dtype, jnp.floating):
-        flat = _ordered_keys(flat, nan_first=search.find is jnp.argmin)
+        flat = _ordered_keys(flat, nan_first=not search.largest)
     index = search.find(flat, axis=-1)
     if last:
         index = (group - 1) - index
@@ -172,17 +172,13 @@ def _rules(desc: Any, level: FL) -> None:
     del level
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
-    check_axes(desc.axes, rank, op=op)
+    rules.check_axes(desc.axes, rank, op=op)
     if not desc.axes:
         raise InvalidArgumentError(op, "axes", "at least one axis (AxisCount >= 1)", desc.axes)
     require_x64_for_axis(
-        _group_size(desc.input_tensor.sizes, desc.axes), op=op,
+        rules.group_size(desc.input_tensor.sizes, desc.axes), op=op,
         field="input_tensor.sizes (the elements of one group)",
     )  # fmt: skip
-
-
-def _group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
-    return math.prod(sizes[axis] for axis in axes)
 
 
 def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
@@ -205,13 +201,8 @@ def _lowering_of(search: _Search) -> Any:
 
 
 def _face_axes(axes: int | tuple[int, ...], ndim: int, *, op: str) -> tuple[int, ...]:
-    """The face's ``axes`` (one int or a tuple, negative ones counted from the end) as
-    non-negative axes, each once, at least one."""
-    listed = (axes,) if isinstance(axes, int) else tuple(axes)
-    normalized = tuple(
-        normalize_axis(axis, ndim, op=op, field=f"axes[{i}]") for i, axis in enumerate(listed)
-    )
-    check_axes(normalized, ndim, op=op)
+    """:func:`rules.face_axes`, at least one: a search needs a group."""
+    normalized = rules.face_axes(axes, ndim, op=op)
     if not normalized:
         raise InvalidArgumentError(op, "axes", "at least one axis", axes)
     return normalized
@@ -232,7 +223,9 @@ def _face_of(
             )  # fmt: skip
         normalized = _face_axes(axes, x.ndim, op=search.face)
         require_x64_for_axis(
-            _group_size(x.shape, normalized), op=search.face, field="x.shape (one group's elements)"
+            rules.group_size(x.shape, normalized),
+            op=search.face,
+            field="x.shape (one group's elements)",
         )
         return search_lowering(x, search=search, axes=normalized, last=last, dtype=dtype)
 

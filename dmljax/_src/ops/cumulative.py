@@ -108,16 +108,22 @@ class CumulativeProductOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike])
 
 @dataclasses.dataclass(frozen=True)
 class _Tally:
-    """One row: the scan, its identity, its face's name and DirectML's."""
+    """One row: the scan, its identity, its face's name, DirectML's, and the desc's
+    exclusivity flag."""
 
     scan: Callable[..., jax.Array]  # lax.cumsum or lax.cumprod
     identity: int
     face: str
     operator: str
+    exclusive_field: str
 
 
-_SUM = _Tally(lax.cumsum, 0, "dmljax.cumsum", "DML_OPERATOR_CUMULATIVE_SUMMATION")
-_PRODUCT = _Tally(lax.cumprod, 1, "dmljax.cumprod", "DML_OPERATOR_CUMULATIVE_PRODUCT")
+_SUM = _Tally(
+    lax.cumsum, 0, "dmljax.cumsum", "DML_OPERATOR_CUMULATIVE_SUMMATION", "has_exclusive_sum"
+)
+_PRODUCT = _Tally(
+    lax.cumprod, 1, "dmljax.cumprod", "DML_OPERATOR_CUMULATIVE_PRODUCT", "has_exclusive_product"
+)
 
 
 def cumulative_lowering(
@@ -150,11 +156,6 @@ FACE_DTYPES: frozenset[np.dtype[Any]] = frozenset(
 """The faces' dtypes: the pages' types, and bfloat16 and float64 as the family's."""
 
 
-def _exclusive_field(desc_type: type) -> str:
-    """The desc's exclusivity flag: ``has_exclusive_sum`` or ``has_exclusive_product``."""
-    return next(f.name for f in dataclasses.fields(desc_type) if f.name.startswith("has_"))
-
-
 def _rules(desc: Any, level: FL) -> None:
     del level
     rank = desc.input_tensor.dimension_count
@@ -165,7 +166,7 @@ def _rules(desc: Any, level: FL) -> None:
         )  # fmt: skip
 
 
-def _lowering_of(tally: _Tally, exclusive_field: str) -> Any:
+def _lowering_of(tally: _Tally) -> Any:
     def lower(desc: Any, options: contract.LoweringOptions) -> Any:
         del options
         return functools.partial(
@@ -173,7 +174,7 @@ def _lowering_of(tally: _Tally, exclusive_field: str) -> Any:
             tally=tally,
             axis=desc.axis,
             reverse=desc.axis_direction is AxisDirection.DECREASING,
-            exclusive=bool(getattr(desc, exclusive_field)),
+            exclusive=bool(getattr(desc, tally.exclusive_field)),
         )
 
     return lower
@@ -195,7 +196,7 @@ def _face_of(function: Callable[..., Any], tally: _Tally, desc_type: type) -> fa
             output_tensor=call.outputs[0],
             axis=call.axis("axis", of="x"),
             axis_direction=direction,
-            **{_exclusive_field(desc_type): call.statics["exclusive"]},
+            **{tally.exclusive_field: call.statics["exclusive"]},
         )
 
     return faces.FunctionalFace(
@@ -281,7 +282,7 @@ def _operator(
         same_data_type=("input_tensor", "output_tensor"),
         rules=_rules,
         output_sizes=first_input_sizes,
-        lower=_lowering_of(tally, _exclusive_field(desc_type)),
+        lower=_lowering_of(tally),
         face=face,
     )
 

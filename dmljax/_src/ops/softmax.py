@@ -28,7 +28,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
-from dmljax._src.arguments import normalize_axis, static_int_tuple
+from dmljax._src.arguments import static_int_tuple
 from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -294,24 +294,9 @@ def _check_effective_rank(desc: Any, level: FL) -> None:
         )
 
 
-def check_axes(axes: Sequence[int], rank: int, *, op: str) -> None:
-    """Each of ``axes`` in ``[0, rank)``, none twice."""
-    for i, axis in enumerate(axes):
-        if not 0 <= axis < rank:
-            raise InvalidArgumentError(
-                op, f"axes[{i}]", f"in [0, {rank}) (input_tensor has {rank} dimensions)", axis
-            )
-        if axis in axes[:i]:
-            raise InvalidArgumentError(op, f"axes[{i}]", "an axis not named before", axis)
-
-
 def _check_axes(desc: Any, level: FL) -> None:
     del level
-    check_axes(desc.axes, desc.input_tensor.dimension_count, op=type(desc).__name__)
-
-
-def _group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
-    return math.prod(sizes[axis] for axis in axes)
+    rules.check_axes(desc.axes, desc.input_tensor.dimension_count, op=type(desc).__name__)
 
 
 def _lowering_of(row: Normalization, *, last: bool) -> Any:
@@ -320,7 +305,7 @@ def _lowering_of(row: Normalization, *, last: bool) -> Any:
         axes = (desc.input_tensor.dimension_count - 1,) if last else desc.axes
         if row.exact:
             require_x64_for_axis(
-                _group_size(desc.input_tensor.sizes, axes),
+                rules.group_size(desc.input_tensor.sizes, axes),
                 op=type(desc).__name__,
                 field="input_tensor.sizes (the elements of one group)",
             )
@@ -332,18 +317,6 @@ def _lowering_of(row: Normalization, *, last: bool) -> Any:
 FACE_DTYPES: frozenset[np.dtype[Any]] = frozenset(
     {np.dtype(np.float32), np.dtype(np.float16), np.dtype(jnp.bfloat16), np.dtype(np.float64)}
 )
-
-
-def _face_axes(axes: int | tuple[int, ...], ndim: int, *, op: str) -> tuple[int, ...]:
-    """The face's ``axes`` (one int or a tuple, negative ones counted from the end) as
-    non-negative axes, each once."""
-    if isinstance(axes, int):
-        return (normalize_axis(axes, ndim, op=op, field="axes"),)
-    normalized = tuple(
-        normalize_axis(axis, ndim, op=op, field=f"axes[{i}]") for i, axis in enumerate(axes)
-    )
-    check_axes(normalized, ndim, op=op)
-    return normalized
 
 
 def _face_doc(row: Normalization) -> str:
@@ -368,10 +341,10 @@ def _face_of(row: Normalization) -> faces.FunctionalFace:
         why = f"DML_OPERATOR_ACTIVATION_{row.name}1's types"
         hint = "Convert it first, e.g. x.astype(jnp.float32)."
         rules.require_array_dtype(x, FACE_DTYPES, op=op, field="x", why=why, hint=hint)
-        normalized = _face_axes(axes, x.ndim, op=op)
+        normalized = rules.face_axes(axes, x.ndim, op=op)
         if row.exact:
             require_x64_for_axis(
-                _group_size(x.shape, normalized), op=op, field="x.shape (one group's elements)"
+                rules.group_size(x.shape, normalized), op=op, field="x.shape (one group's elements)"
             )
         return row.formula(x, normalized)
 
@@ -380,7 +353,7 @@ def _face_of(row: Normalization) -> faces.FunctionalFace:
 
     def node(call: NodeCall) -> Any:
         x = call.arrays["x"]
-        axes = _face_axes(call.statics["axes"], x.dimension_count, op=op)
+        axes = rules.face_axes(call.statics["axes"], x.dimension_count, op=op)
         return DESCS[row.kinds[1]](input_tensor=x, output_tensor=call.outputs[0], axes=axes)
 
     function.__name__ = function.__qualname__ = row.face

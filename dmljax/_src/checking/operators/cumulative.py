@@ -130,12 +130,12 @@ def _sweep_of(function: Callable[..., jax.Array], product: bool) -> Callable[...
 
 def _bench_of(
     name: str,
+    operator: str,
     function: Callable[..., jax.Array],
     jnp_fn: Callable[..., jax.Array],
     desc_type: type,
     exclusive: str,
 ) -> Callable[[], list[Case | EagerCase]]:
-    operator = "CUMULATIVE_SUMMATION" if name == "cumsum" else "CUMULATIVE_PRODUCT"
 
     def bench() -> list[Case | EagerCase]:
         """The running tally of 4096 rows of 4096 float32 along the rows, against the
@@ -221,7 +221,9 @@ CHECKS = tuple(
         support_case=_support_case_of(desc_type, exclusive),
         doc_example_face=_doc_example_face(face),
         sweep=_sweep_of(face, product=kind == "product"),
-        bench=_bench_of(name, face, jnp_fn, desc_type, exclusive),
+        bench=_bench_of(
+            name, operator.name.removeprefix("DML_OPERATOR_"), face, jnp_fn, desc_type, exclusive
+        ),
         computes=_COMPUTES,
         face_dtypes=FACE_DTYPES,
         examples=_examples(kind),

@@ -34,7 +34,10 @@ if TYPE_CHECKING:
         DxDispatchModel as DxDispatchModel,
         load_dxdispatch as load_dxdispatch,
     )
-    from dmljax._src.enums import AxisDirection as AxisDirection
+    from dmljax._src.enums import (
+        AxisDirection as AxisDirection,
+        ReduceFunction as ReduceFunction,
+    )
     from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
     from dmljax._src.graph import (
         CompiledGraph as CompiledGraph,
@@ -114,6 +117,10 @@ if TYPE_CHECKING:
         dequantize_linear as dequantize_linear,
         quantize_linear as quantize_linear,
         quantized_linear_add as quantized_linear_add,
+    )
+    from dmljax._src.ops.reduce import (
+        ReduceOperatorDesc as ReduceOperatorDesc,
+        reduce as reduce,
     )
     from dmljax._src.ops.reverse_subsequences import (
         ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
@@ -260,6 +267,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "Padding1OperatorDesc",
     "PaddingMode",
     "PaddingOperatorDesc",
+    "ReduceFunction",
+    "ReduceOperatorDesc",
     "ReverseSubsequencesOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterNdOperatorDesc",
@@ -298,6 +307,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "pad",
     "quantize_linear",
     "quantized_linear_add",
+    "reduce",
     "reverse_subsequences",
     "scatter",
     "scatter_elements",

@@ -36,6 +36,14 @@ InvalidArgumentError = dml.errors.InvalidArgumentError
             "dml_cumulative_product.json",
             ["Resource 'Out': " + ", ".join(f"{v:g}" for v in np.cumprod([2.0, 4.0, 8.0, 3.0]))],
         ),
+        (
+            "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
+            [
+                "Resource 'input': " + ", ".join(f"{v:g}" for v in np.arange(1.0, 10.0)),
+                "Resource 'output': "
+                + ", ".join(f"{v:g}" for v in np.arange(1.0, 10.0).reshape(3, 3).sum(axis=1)),
+            ],
+        ),
     ],
 )
 def test_directmls_example_models_print_what_directml_computes(name, printed):

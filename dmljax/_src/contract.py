@@ -26,10 +26,12 @@ from typing import Any, Generic, TypeVar, TypeVarTuple
 from dmljax._src.face import FunctionalFace
 from dmljax._src.feature_levels import (
     Band,
+    ByAttribute,
     FeatureLevel,
     OperatorSupport,
     SupportBand,
     TensorSupport,
+    widest,
 )
 from dmljax._src.rules import (
     require_same_data_type,
@@ -48,6 +50,7 @@ __all__ = [
     "Role",
     "attribute",
     "bound_tensors",
+    "support_table",
     "tensor_field",
     "tensor_fields",
 ]
@@ -195,7 +198,10 @@ def _tensor_tuple(value: Any, *, op: str, field: str) -> tuple[TensorDesc, ...]:
 # --- Support tables -----------------------------------------------------------------------------
 
 
-def _support_table(name: str, desc_type: type, bands: Sequence[Band]) -> OperatorSupport:
+def support_table(name: str, desc_type: type, bands: Sequence[Band]) -> OperatorSupport:
+    """``bands`` matched to ``desc_type``'s tensor fields: the table
+    :meth:`Operator.validate` checks (and, for an operator with a table per attribute
+    value, each of those its rules check)."""
     fields = [field.name for field in tensor_fields(desc_type)]
     for row in bands:
         unknown = set(row.fields) - set(fields)
@@ -247,7 +253,12 @@ class Operator(Generic[D]):
         name: DirectML's name, e.g. ``"DML_OPERATOR_GATHER"``.
         desc_type: the desc dataclass, e.g. :class:`dmljax.GatherOperatorDesc`.
         support: the support table per feature level (ranks and data types of
-            each tensor field), from the operator's DirectML page.
+            each tensor field), from the operator's DirectML page; where the page
+            gives one table per value of an attribute (REDUCE's Function), the
+            widest of them (:func:`~dmljax._src.feature_levels.widest`), and
+            ``support_by`` holds them.
+        support_by: ``(field, {values: table})`` where an attribute picks the table
+            (declared as a :class:`~dmljax._src.feature_levels.ByAttribute`), or None.
         same_dimension_count: whether every tensor must have the same
             DimensionCount (checked before ``rules``).
         same_data_type: the tensor fields that must have the data type of the
@@ -276,7 +287,7 @@ class Operator(Generic[D]):
         name: str,
         desc_type: type[D],
         *,
-        support: Sequence[Band],
+        support: Sequence[Band] | ByAttribute,
         same_dimension_count: bool,
         same_data_type: tuple[str, ...],
         rules: Callable[[D, FeatureLevel], None],
@@ -288,7 +299,17 @@ class Operator(Generic[D]):
     ) -> None:
         self.name = name
         self.desc_type = desc_type
-        self.support = _support_table(name, desc_type, support)
+        self.support_by: tuple[str, dict[tuple[Any, ...], OperatorSupport]] | None = None
+        if isinstance(support, ByAttribute):
+            self.support_by = (
+                support.field,
+                {
+                    values: support_table(name, desc_type, bands)
+                    for values, bands in support.tables.items()
+                },
+            )
+            support = widest(*support.tables.values())
+        self.support = support_table(name, desc_type, support)
         self.same_dimension_count = same_dimension_count
         self.same_data_type = same_data_type
         self.rules = rules
@@ -313,7 +334,8 @@ class Operator(Generic[D]):
     def validate(self, desc: D, level: FeatureLevel) -> None:
         """Every rule of the operator's page at ``level``: the table, the rules, the sizes."""
         op = type(desc).__name__
-        self.support.check(level, list(_labelled(desc)), op=op)
+        table, under = self.support_for(desc)
+        table.check(level, list(_labelled(desc)), op=op, under=under)
         for field, tensor in bound_tensors(desc, Role.OUTPUT):
             if tensor.flags:
                 raise InvalidArgumentError(
@@ -329,6 +351,16 @@ class Operator(Generic[D]):
             expected, why = self.output_sizes(desc)
             (field,) = self.output_fields
             require_sizes(op, field, getattr(desc, field), expected, why)
+
+    def support_for(self, desc: D) -> tuple[OperatorSupport, str]:
+        """The table ``desc`` is checked against, and what picked it (``" with function
+        SUM"``, or ``""`` where the operator has one table)."""
+        if self.support_by is None:
+            return self.support, ""
+        field, tables = self.support_by
+        value = getattr(desc, field)
+        table = next(table for values, table in tables.items() if value in values)
+        return table, f" with {field} {value}"
 
     def __repr__(self) -> str:
         return f"Operator({self.name}, {self.desc_type.__name__})"

@@ -11,7 +11,7 @@ import numpy as np
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["DataType", "require_x64", "require_x64_for_axis", "x64_enabled"]
+__all__ = ["DataType", "accumulator", "require_x64", "require_x64_for_axis", "x64_enabled"]
 
 
 class _TypeInfo(NamedTuple):
@@ -166,6 +166,21 @@ def _type_info(data_type: DataType) -> _TypeInfo:
 
 _INFO = {t: _type_info(t) for t in DataType if t is not DataType.UNKNOWN}
 _BY_DTYPE: dict[np.dtype[Any], DataType] = {info.dtype: t for t, info in _INFO.items()}
+
+
+_HALF_FLOATS = frozenset({np.dtype(np.float16), np.dtype(jnp.bfloat16)})
+
+
+def accumulator(dtype: Any) -> np.dtype[Any]:
+    """The type a sum, product or normalization of ``dtype`` computes in: float32 for
+    float16 and bfloat16 (rounded once to the type at the end, as DirectML's
+    half-precision shaders compute), ``dtype`` itself otherwise (integers wrap in it).
+
+    >>> accumulator(jnp.bfloat16), accumulator(np.int8)
+    (dtype('float32'), dtype('int8'))
+    """
+    dtype = np.dtype(dtype)
+    return np.dtype(np.float32) if dtype in _HALF_FLOATS else dtype
 
 
 def x64_enabled() -> bool:

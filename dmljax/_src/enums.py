@@ -20,7 +20,7 @@ from typing import Any, Self
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["AxisDirection", "DmlEnum"]
+__all__ = ["AxisDirection", "DmlEnum", "ReduceFunction"]
 
 
 class DmlEnum(enum.IntEnum):
@@ -81,3 +81,30 @@ class AxisDirection(DmlEnum):
 
     INCREASING = 0
     DECREASING = 1
+
+
+class ReduceFunction(DmlEnum):
+    """A ``DML_REDUCE_FUNCTION``: what REDUCE computes over each group of elements.
+
+    ``ARGMAX`` and ``ARGMIN`` write the index of the largest (smallest) element; the
+    others a value of the input's type: ``AVERAGE`` the mean, ``L1`` the sum of absolute
+    values, ``L2`` the square root of the sum of squares, ``LOG_SUM`` the logarithm of
+    the sum, ``LOG_SUM_EXP`` the logarithm of the sum of exponentials, ``MAX``, ``MIN``,
+    ``MULTIPLY`` the product, ``SUM``, and ``SUM_SQUARE`` the sum of squares.
+
+    >>> ReduceFunction.coerce("DML_REDUCE_FUNCTION_SUM", op="op", field="f")
+    <ReduceFunction.SUM: 10>
+    """
+
+    ARGMAX = 0
+    ARGMIN = 1
+    AVERAGE = 2
+    L1 = 3
+    L2 = 4
+    LOG_SUM = 5
+    LOG_SUM_EXP = 6
+    MAX = 7
+    MIN = 8
+    MULTIPLY = 9
+    SUM = 10
+    SUM_SQUARE = 11

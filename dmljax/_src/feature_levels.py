@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from dmljax._src.dtypes import DataType
@@ -25,6 +25,7 @@ __all__ = [
     "TYPES_64",
     "UINT32_INDICES",
     "Band",
+    "ByAttribute",
     "FeatureLevel",
     "OperatorSupport",
     "SupportBand",
@@ -32,6 +33,7 @@ __all__ = [
     "band",
     "format_data_types",
     "indexed_bands",
+    "widest",
 ]
 
 
@@ -126,12 +128,19 @@ class OperatorSupport:
         return [band for band in self.bands if band.since <= level][-1]
 
     def check(
-        self, level: FeatureLevel, tensors: Iterable[tuple[str, str, _TensorLike]], *, op: str
+        self,
+        level: FeatureLevel,
+        tensors: Iterable[tuple[str, str, _TensorLike]],
+        *,
+        op: str,
+        under: str = "",
     ) -> None:
         """Raises if the operator, or any tensor's rank or type, is unsupported at ``level``.
 
         ``tensors`` holds ``(field, label, tensor)``: the desc field whose row of
-        the table applies, and the name errors give (``input_tensors[1]``).
+        the table applies, and the name errors give (``input_tensors[1]``). ``under``
+        names what picked this table where an attribute does (REDUCE's
+        ``" with function SUM"``).
         """
         if level < self.introduced:
             raise InvalidArgumentError(
@@ -150,7 +159,7 @@ class OperatorSupport:
                 raise InvalidArgumentError(
                     op,
                     f"{label}.sizes",
-                    f"{support.describe_ranks()} long at {level}",
+                    f"{support.describe_ranks()} long at {level}{under}",
                     f"{rank} dimensions {tensor.sizes}",
                     hint=f"{rank} dimensions are supported from {later}." if later else None,
                 )
@@ -159,12 +168,13 @@ class OperatorSupport:
                 raise InvalidArgumentError(
                     op,
                     f"{label}.data_type",
-                    f"one of {format_data_types(support.data_types)} at {level}",
+                    f"one of {format_data_types(support.data_types)} at {level}{under}",
                     str(tensor.data_type),
                     hint=(
                         f"{tensor.data_type} is supported from {later}."
                         if later
-                        else f"{self.operator} never supports {tensor.data_type} for {label}."
+                        else f"{self.operator}{under} never supports {tensor.data_type} for "
+                        f"{label}."
                     ),
                 )
 
@@ -227,6 +237,25 @@ class Band:
     fields: Mapping[str, frozenset[DataType]]
 
 
+@dataclasses.dataclass(frozen=True)
+class ByAttribute:
+    """Support tables picked by an attribute's value, as a page that gives one table per
+    function lists them (REDUCE's "Tensor support according to function").
+
+    Attributes:
+        field: the desc's attribute that picks the table (``"function"``).
+        tables: each group of values that shares a table (a tuple of members, in the
+            page's order), with that table's bands.
+    """
+
+    field: str
+    tables: Mapping[tuple[Any, ...], Sequence[Band]]
+
+    def bands_of(self, value: Any) -> Sequence[Band]:
+        """The table ``value`` picks."""
+        return next(bands for values, bands in self.tables.items() if value in values)
+
+
 def band(
     since: FeatureLevel,
     ranks: tuple[int, int],
@@ -240,6 +269,32 @@ def band(
     (<FeatureLevel.FL_3_0: 12288>, (1, 8), ['indices_tensor'])
     """
     return Band(since, ranks, data, fields)
+
+
+def widest(*tables: Sequence[Band]) -> tuple[Band, ...]:
+    """The table that allows what any of ``tables`` allows at each level: an operator
+    whose table depends on an attribute (REDUCE's per Function) declares its own tables
+    and checks the one that applies in its rules; this one is the operator's.
+
+    >>> a = (band(FeatureLevel.FL_1_0, (4, 4), FLOATS_16_32),)
+    >>> b = (band(FeatureLevel.FL_1_0, (4, 4), FLOATS_16_32, output_tensor=UINT32_INDICES),
+    ...      band(FeatureLevel.FL_3_0, (1, 8), TYPES_8_32, output_tensor=INDICES_32_64))
+    >>> [(row.since.name, row.ranks, sorted(row.fields)) for row in widest(a, b)]
+    [('FL_1_0', (4, 4), ['output_tensor']), ('FL_3_0', (1, 8), ['output_tensor'])]
+    >>> sorted(t.name for t in widest(a, b)[0].fields["output_tensor"])
+    ['FLOAT16', 'FLOAT32', 'UINT32']
+    """
+    levels = sorted({row.since for table in tables for row in table})
+    named = sorted({field for table in tables for row in table for field in row.fields})
+    rows = []
+    for level in levels:
+        # Each table's row in force at ``level``; a table introduced later has none.
+        at = [fit[-1] for table in tables if (fit := [r for r in table if r.since <= level])]
+        data = frozenset().union(*(row.data for row in at))
+        fields = {f: frozenset().union(*(row.fields.get(f, row.data) for row in at)) for f in named}
+        ranks = (min(row.ranks[0] for row in at), max(row.ranks[1] for row in at))
+        rows.append(Band(level, ranks, data, fields))
+    return tuple(rows)
 
 
 def indexed_bands(first: FeatureLevel | None = None) -> tuple[Band, ...]:

@@ -123,13 +123,31 @@ def _support_table(name: str) -> str:
     support = operator.support
     headers = ["From", "Dimensions"]
     headers += [", ".join(f"`{field}`" for field in group) for group in _columns(support)]
+    if operator.support_by is None:
+        intro = (
+            f"`{support.operator}` exists from {support.introduced}. Each row applies from "
+            "its level up to the next row's; every level in between (and every level above "
+            f"the last row) accepts what the row lists. Generated from "
+            f"`{_declared_at(operator, name)}`, the table compile_operator checks."
+        )
+        return f"{intro}\n\n{_table(headers, support_rows(support))}"
+    field, tables = operator.support_by
     intro = (
-        f"`{support.operator}` exists from {support.introduced}. Each row applies from its "
-        "level up to the next row's; every level in between (and every level above the last "
-        f"row) accepts what the row lists. Generated from "
-        f"`{_declared_at(operator, name)}`, the table compile_operator checks."
+        f"`{support.operator}` exists from {support.introduced}. Its `{field}` picks the "
+        "table a desc is checked against: one per group of values, as the page gives them. "
+        "Each row applies from its level up to the next row's; every level in between (and "
+        "every level above the last row) accepts what the row lists. Generated from "
+        f"`{_declared_at(operator, name)}` (its `support=`), the tables compile_operator "
+        "checks."
     )
-    return f"{intro}\n\n{_table(headers, support_rows(support))}"
+    parts = [intro]
+    for values, table in tables.items():
+        names = [f"`{value}`" for value in values]
+        heading = " and ".join([", ".join(names[:-1]), names[-1]] if names[1:] else names)
+        headers = ["From", "Dimensions"]
+        headers += [", ".join(f"`{f}`" for f in group) for group in _columns(table)]
+        parts += [f"**{field} {heading}**", _table(headers, support_rows(table))]
+    return "\n\n".join(parts)
 
 
 # --- The operators page --------------------------------------------------------------------------

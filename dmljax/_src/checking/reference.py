@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import builtins
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -448,6 +449,73 @@ def cumulative(
                 tally = (tally * term if product else tally + term).astype(wide)
         output[c] = tally.astype(input.dtype)
     return output
+
+
+def reduce(input: np.ndarray, *, function: str, axes: Sequence[int]) -> np.ndarray:
+    """REDUCE's value functions (``"sum"``, ``"l2"``, ...), as the enum's page writes
+    them, one group at a time: the elements differing only along ``axes``, in row-major
+    order. Floats are computed in float64 and rounded once to the input's type (a
+    NaN-free MAX and MIN skip NaNs, as HLSL's max does, NaN where every element is);
+    integers wrap in their type. ARGMAX and ARGMIN: :func:`arg_extreme`."""
+    input = np.asarray(input)
+    floating = np.issubdtype(input.dtype, np.floating)
+    wide = np.dtype(np.float64) if floating else input.dtype
+    axes = sorted(axes)
+    out_sizes = [1 if i in axes else n for i, n in enumerate(input.shape)]
+    output = np.zeros(out_sizes, input.dtype)
+    within = list(itertools.product(*(range(input.shape[a]) for a in axes)))
+    for c in itertools.product(*(range(n) for n in out_sizes)):
+        group = []
+        for k in within:
+            at = list(c)
+            for a, i in zip(axes, k, strict=True):
+                at[a] = i
+            group.append(np.array(input[tuple(at)], wide))
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            output[c] = np.array(_reduce_group(group, function, wide)).astype(input.dtype)
+    return output
+
+
+def _reduce_group(group: list[np.ndarray], function: str, wide: np.dtype) -> Any:
+    """One group's value: the page's formula, term by term in ``wide``."""
+
+    def total(terms: Iterable[Any]) -> Any:
+        result = np.array(0, wide)
+        for term in terms:
+            result = np.array(result + term, wide)
+        return result
+
+    if function in ("max", "min"):
+        numbers = [v for v in group if v == v]
+        if not numbers:
+            if group:
+                return np.nan
+            if wide.kind == "f":
+                return -np.inf if function == "max" else np.inf
+            info = np.iinfo(wide)
+            return info.min if function == "max" else info.max
+        pick = max if function == "max" else min
+        return pick(numbers)
+    if function == "multiply":
+        product = np.array(1, wide)
+        for term in group:
+            product = np.array(product * term, wide)
+        return product
+    if function == "sum":
+        return total(group)
+    if function == "average":
+        return total(group) / len(group) if group else np.nan
+    if function == "l1":
+        return total(np.array(abs(v), wide) for v in group)
+    if function == "sum_square":
+        return total(np.array(v * v, wide) for v in group)
+    if function == "l2":
+        return np.sqrt(total(v * v for v in group))
+    if function == "log_sum":
+        return np.log(total(group))
+    if function == "log_sum_exp":
+        return np.log(total(np.exp(v) for v in group))
+    raise ValueError(f"no REDUCE function {function!r}")
 
 
 def arg_extreme(

@@ -43,6 +43,8 @@ __all__ = [
     "ARGMIN",
     "FACE_DTYPES",
     "INDEX_DTYPES",
+    "MAX_SEARCH",
+    "MIN_SEARCH",
     "ArgmaxOperatorDesc",
     "ArgminOperatorDesc",
     "argmax",
@@ -107,8 +109,8 @@ class _Search:
     largest: bool
 
 
-_MIN = _Search(jnp.argmin, "dmljax.argmin", "DML_OPERATOR_ARGMIN", largest=False)
-_MAX = _Search(jnp.argmax, "dmljax.argmax", "DML_OPERATOR_ARGMAX", largest=True)
+MIN_SEARCH = _Search(jnp.argmin, "dmljax.argmin", "DML_OPERATOR_ARGMIN", largest=False)
+MAX_SEARCH = _Search(jnp.argmax, "dmljax.argmax", "DML_OPERATOR_ARGMAX", largest=True)
 
 
 def search_lowering(
@@ -294,8 +296,8 @@ def argmax(
     return _MAX_FACE.call(x, axes, last, dtype)
 
 
-_MIN_FACE = _face_of(argmin, _MIN, ArgminOperatorDesc)
-_MAX_FACE = _face_of(argmax, _MAX, ArgmaxOperatorDesc)
+_MIN_FACE = _face_of(argmin, MIN_SEARCH, ArgminOperatorDesc)
+_MAX_FACE = _face_of(argmax, MAX_SEARCH, ArgmaxOperatorDesc)
 
 _SUPPORT = (fl.band(FL.FL_3_0, (1, 8), fl.TYPES_8_32, output_tensor=fl.INDICES_32_64),)
 
@@ -314,5 +316,5 @@ def _operator(desc_type: type[Any], search: _Search, face: Any) -> Any:
     )
 
 
-ARGMIN: contract.Operator[ArgminOperatorDesc] = _operator(ArgminOperatorDesc, _MIN, _MIN_FACE)
-ARGMAX: contract.Operator[ArgmaxOperatorDesc] = _operator(ArgmaxOperatorDesc, _MAX, _MAX_FACE)
+ARGMIN: contract.Operator[ArgminOperatorDesc] = _operator(ArgminOperatorDesc, MIN_SEARCH, _MIN_FACE)
+ARGMAX: contract.Operator[ArgmaxOperatorDesc] = _operator(ArgmaxOperatorDesc, MAX_SEARCH, _MAX_FACE)

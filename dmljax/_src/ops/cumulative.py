@@ -35,7 +35,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_bool, static_int
-from dmljax._src.dtypes import DataType
+from dmljax._src.dtypes import DataType, accumulator
 from dmljax._src.enums import AxisDirection
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -135,7 +135,7 @@ def cumulative_lowering(
     once); an exclusive tally is the inclusive one moved one place along the scan, the
     identity (0 or 1) where it starts: one pad, which XLA fuses into the scan's output.
     """
-    wide = x.astype(np.float32) if x.dtype in _IN_FLOAT32 else x
+    wide = x.astype(accumulator(x.dtype))
     if x.shape[axis] == 0:
         return x
     out = tally.scan(wide, axis=axis, reverse=reverse)
@@ -145,8 +145,6 @@ def cumulative_lowering(
         out = lax.pad(out, np.array(tally.identity, out.dtype), config)
     return out.astype(x.dtype)
 
-
-_IN_FLOAT32 = frozenset({np.dtype(np.float16), np.dtype(jnp.bfloat16)})
 
 FACE_DTYPES: frozenset[np.dtype[Any]] = frozenset(
     np.dtype(t)

@@ -29,7 +29,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int_tuple
-from dmljax._src.dtypes import require_x64_for_axis
+from dmljax._src.dtypes import accumulator, require_x64_for_axis
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
 from dmljax._src.ops.element_wise import first_input_sizes
@@ -85,9 +85,7 @@ def _in_float32(f: Callable[[jax.Array, tuple[int, ...]], jax.Array]) -> Any:
     end, as DirectML's half-precision shaders compute), in the input's type otherwise."""
 
     def wide(x: jax.Array, axes: tuple[int, ...]) -> jax.Array:
-        if np.dtype(x.dtype).itemsize < 4:
-            return f(x.astype(np.float32), axes).astype(x.dtype)
-        return f(x, axes)
+        return f(x.astype(accumulator(x.dtype)), axes).astype(x.dtype)
 
     return wide
 

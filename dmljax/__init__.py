@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     )
     from dmljax._src.enums import (
         AxisDirection as AxisDirection,
+        MatrixTransform as MatrixTransform,
         ReduceFunction as ReduceFunction,
     )
     from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
@@ -102,6 +103,7 @@ if TYPE_CHECKING:
         gather_nd as gather_nd,
     )
     from dmljax._src.ops.gather_nd1 import GatherNd1OperatorDesc as GatherNd1OperatorDesc
+    from dmljax._src.ops.gemm import GemmOperatorDesc as GemmOperatorDesc, gemm as gemm
     from dmljax._src.ops.join import JoinOperatorDesc as JoinOperatorDesc, join as join
     from dmljax._src.ops.one_hot import OneHotOperatorDesc as OneHotOperatorDesc, one_hot as one_hot
     from dmljax._src.ops.padding import (
@@ -253,12 +255,14 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "GatherNd1OperatorDesc",
     "GatherNdOperatorDesc",
     "GatherOperatorDesc",
+    "GemmOperatorDesc",
     "GraphBuilder",
     "GraphDesc",
     "GraphTensor",
     "InputGraphEdgeDesc",
     "IntermediateGraphEdgeDesc",
     "JoinOperatorDesc",
+    "MatrixTransform",
     "OPERATORS",
     "OneHotOperatorDesc",
     "Operator",
@@ -297,6 +301,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "gather",
     "gather_elements",
     "gather_nd",
+    "gemm",
     "hardmax",
     "join",
     "load_dxdispatch",

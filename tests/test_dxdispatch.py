@@ -22,6 +22,11 @@ MODELS = pathlib.Path(__file__).parent / "data" / "dxdispatch"
 InvalidArgumentError = dml.errors.InvalidArgumentError
 
 
+def _printed(name: str, values: np.ndarray) -> str:
+    """DxDispatch's print of a float resource: the shortest form of each value."""
+    return f"Resource '{name}': " + ", ".join(f"{float(v):g}" for v in np.ravel(values))
+
+
 @pytest.mark.parametrize(
     ("name", "printed"),
     [
@@ -37,6 +42,16 @@ InvalidArgumentError = dml.errors.InvalidArgumentError
             ["Resource 'Out': " + ", ".join(f"{v:g}" for v in np.cumprod([2.0, 4.0, 8.0, 3.0]))],
         ),
         (
+            "dml_gemm.json",  # A (3x1) x B (1x3) + C, C all 2s
+            [_printed("output", np.outer([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]) + 2)],
+        ),
+        (
+            # A one-node graph, B owned by DML; ALLOW_HALF_PRECISION_COMPUTATION allows a
+            # faster precision, which ones sum exactly in: 32 x 32 ones by 32 x 32 ones.
+            "dml_gemm_graph.json",
+            [_printed("output", np.ones((32, 32)) @ np.ones((32, 32)))],
+        ),
+        (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
             [
                 "Resource 'input': " + ", ".join(f"{v:g}" for v in np.arange(1.0, 10.0)),
@@ -48,11 +63,6 @@ InvalidArgumentError = dml.errors.InvalidArgumentError
 )
 def test_directmls_example_models_print_what_directml_computes(name, printed):
     assert dml.load_dxdispatch(MODELS / name).run() == printed
-
-
-def _printed(name: str, values: np.ndarray) -> str:
-    """DxDispatch's print of a float resource: the shortest form of each value."""
-    return f"Resource '{name}': " + ", ".join(f"{float(v):g}" for v in np.ravel(values))
 
 
 _A, _B = np.array([1, 2, 3], np.float32), np.array([5, 8, -5], np.float32)
@@ -271,7 +281,8 @@ _DELETE = object()
 OP, BIND = ("dispatchables", "op"), ("commands", 0, "bindings")
 REFUSALS = {
     "hlsl": ((*OP, "type"), "hlsl", "dispatchables.op.type", "HLSL"),
-    "gemm": ((*OP, "type"), "DML_OPERATOR_GEMM", "dispatchables.op.type", "implements"),
+    "convolution": ((*OP, "type"), "DML_OPERATOR_CONVOLUTION", "dispatchables.op.type",
+                    "implements"),
     "owned, not bound at initialization": ((*OP, "desc", "InputTensor", "Flags"), "OWNED_BY_DML",
                                            "dispatchables.op.bindings.InputTensor",
                                            "1 resources"),

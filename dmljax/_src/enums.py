@@ -20,7 +20,7 @@ from typing import Any, Self
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["AxisDirection", "DmlEnum", "ReduceFunction"]
+__all__ = ["AxisDirection", "DmlEnum", "MatrixTransform", "ReduceFunction"]
 
 
 class DmlEnum(enum.IntEnum):
@@ -108,3 +108,15 @@ class ReduceFunction(DmlEnum):
     MULTIPLY = 9
     SUM = 10
     SUM_SQUARE = 11
+
+
+class MatrixTransform(DmlEnum):
+    """A ``DML_MATRIX_TRANSFORM``: how GEMM reads a matrix, as it is (``NONE``) or
+    transposed (``TRANSPOSE``: its last two dimensions swapped).
+
+    >>> MatrixTransform.coerce("DML_MATRIX_TRANSFORM_TRANSPOSE", op="op", field="f")
+    <MatrixTransform.TRANSPOSE: 1>
+    """
+
+    NONE = 0
+    TRANSPOSE = 1

@@ -518,6 +518,39 @@ def _reduce_group(group: list[np.ndarray], function: str, wide: np.dtype) -> Any
     raise ValueError(f"no REDUCE function {function!r}")
 
 
+def gemm(
+    a: np.ndarray,
+    b: np.ndarray,
+    c: np.ndarray | None,
+    *,
+    trans_a: bool,
+    trans_b: bool,
+    alpha: float,
+    beta: float,
+) -> np.ndarray:
+    """GEMM as its page writes it: ``alpha * TransA(A) x TransB(B) + beta * C``, each
+    matrix product over the last two dimensions (the leading ones batch), term by term in
+    float64, rounded once to ``a``'s type."""
+    wide = [np.asarray(x, np.float64) for x in (a, b)]
+    if trans_a:
+        wide[0] = np.swapaxes(wide[0], -1, -2)
+    if trans_b:
+        wide[1] = np.swapaxes(wide[1], -1, -2)
+    left, right = wide
+    *batch, m, k = left.shape
+    n = right.shape[-1]
+    out = np.zeros((*batch, m, n))
+    for at in itertools.product(*(range(size) for size in batch)):
+        for i, j in itertools.product(range(m), range(n)):
+            total = 0.0
+            for t in range(k):
+                total += left[(*at, i, t)] * right[(*at, t, j)]
+            out[(*at, i, j)] = alpha * total
+    if c is not None:
+        out = out + beta * np.asarray(c, np.float64)
+    return out.astype(np.asarray(a).dtype)
+
+
 def arg_extreme(
     input: np.ndarray, *, axes: Sequence[int], largest: bool, last: bool, dtype: np.dtype
 ) -> np.ndarray:

@@ -51,6 +51,7 @@ __all__ = [
     "FAMILY",
     "FUNCTIONS",
     "ROWS",
+    "Activation",
     "ElementWise",
     "ElementWiseBinary",
     "ElementWiseUnary",
@@ -60,7 +61,9 @@ __all__ = [
     "ScaleBias",
     "apply_fused_activation",
     "apply_scale_bias",
+    "check_fused_activation",
     "face_dtypes",
+    "fused_activation_attribute",
 ]
 
 
@@ -154,7 +157,7 @@ def _check_scale_bias(desc: Any, *, op: str) -> None:
         )
 
 
-def _check_fused_activation(desc: Any, *, op: str, level: FL) -> None:
+def check_fused_activation(desc: Any, *, op: str, level: FL) -> None:
     activation = getattr(desc, "fused_activation", None)
     if activation is None:
         return
@@ -3349,7 +3352,7 @@ def _rules_of(row: ElementWise) -> Callable[[Any, FL], None]:
                     op, field.name, "a TensorDesc (only a fused activation has none)", "None"
                 )
         _check_scale_bias(desc, op=op)
-        _check_fused_activation(desc, op=op, level=level)
+        check_fused_activation(desc, op=op, level=level)
         if row.check is not None:
             row.check(desc, op, level)
         (first, tensor), *others = contract.bound_tensors(desc, contract.Role.INPUT)

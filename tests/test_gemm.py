@@ -208,3 +208,47 @@ def test_batched_products_match_onnxruntimes_matmul():
     f32 = np.dtype(np.float32)
     (want,) = helpers.onnx_session("MatMul", 13, (), (f32, f32), f32).run(None, {"i0": a, "i1": b})
     np.testing.assert_array_equal(dml.gemm(a, b), want)
+
+
+def _program(fn: Any, *args: Any) -> str:
+    return jax.jit(fn).lower(*args).as_text()
+
+
+def test_allow_half_precision_is_the_switch_to_the_backends_default_precision(tmp_path):
+    import json
+    import pickle
+
+    a = np.ones((1, 1, 32, 32), np.float32)
+    assert "HIGHEST" in _program(dml.gemm, a, a)
+    assert "HIGHEST" not in _program(lambda x, y: dml.gemm(x, y, allow_half_precision=True), a, a)
+    f32 = T.FLOAT32
+    t = dml.TensorDesc(data_type=f32, sizes=(1, 1, 32, 32))
+    desc = dml.GemmOperatorDesc(a_tensor=t, b_tensor=t, output_tensor=t)
+    fast = dml.compile_operator(desc, allow_half_precision=True)
+    assert "allow_half_precision=True" in repr(fast)
+    assert "HIGHEST" not in _program(fast, a, a)
+    assert pickle.loads(pickle.dumps(fast)).allow_half_precision
+    assert "HIGHEST" in _program(dml.compile_operator(desc), a, a)
+    helpers.refused(
+        lambda: dml.compile_operator(desc, allow_half_precision=1),  # pyright: ignore[reportArgumentType, reportCallIssue]
+        field="allow_half_precision", match="a bool", error=dml.errors.ArgumentTypeError,
+    )  # fmt: skip
+    # DxDispatch: the dispatchable's executionFlags are the switch (DirectML's model sets it).
+    model = json.loads((helpers.REPO / "tests/data/dxdispatch/dml_gemm_graph.json").read_text())
+    for flags, highest in (("DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION", False),
+                           ("DML_EXECUTION_FLAG_NONE", True)):  # fmt: skip
+        model["dispatchables"]["gemm"]["executionFlags"] = flags
+        (tmp_path / "m.json").write_text(json.dumps(model))
+        run = dml.load_dxdispatch(tmp_path / "m.json").dispatchables["gemm"].function
+        assert ("HIGHEST" in _program(run, a, a)) == highest, flags  # A, and B (owned)
+
+
+def test_a_graph_takes_the_precision_switch_as_a_whole():
+    # As deterministic=: a node that asks for it makes the graph's compile allow it.
+    a = np.ones((2, 2), np.float32)
+    for allow in (False, True):
+        builder = dml.GraphBuilder()
+        x = builder.input(dml.TensorDesc(data_type=T.FLOAT32, sizes=(2, 2)))
+        graph = builder.compile([builder.relu(builder.gemm(x, x, allow_half_precision=allow))])
+        assert graph.allow_half_precision == allow
+        assert ("HIGHEST" in _program(graph, a)) != allow

@@ -113,6 +113,7 @@ class CompiledOperator(Generic[Result, *Inputs]):
         self.operator = operator
         self.feature_level = options.feature_level
         self.deterministic = options.deterministic
+        self.allow_half_precision = options.allow_half_precision
         self.donate_input = donate_input
         self._op = type(desc).__name__
         self._inputs = bound_tensors(desc, Role.INPUT)
@@ -268,6 +269,7 @@ class CompiledOperator(Generic[Result, *Inputs]):
             self.feature_level,
             self.deterministic,
             self.donate_input,
+            self.allow_half_precision,
         )
 
     def __repr__(self) -> str:
@@ -276,6 +278,8 @@ class CompiledOperator(Generic[Result, *Inputs]):
             options += ", deterministic=True"
         if self.donate_input:
             options += ", donate_input=True"
+        if self.allow_half_precision:
+            options += ", allow_half_precision=True"
         return f"CompiledOperator({self.desc!r}, {options})"
 
 
@@ -311,6 +315,7 @@ def compile_operator(
     feature_level: FeatureLevel | int = ...,
     deterministic: bool = ...,
     donate_input: bool = ...,
+    allow_half_precision: bool = ...,
 ) -> CompiledOperator[Result, *Inputs]: ...
 
 
@@ -322,6 +327,7 @@ def compile_operator(
     feature_level: FeatureLevel | int = ...,
     deterministic: bool = ...,
     donate_input: bool = ...,
+    allow_half_precision: bool = ...,
 ) -> CompiledOperator[Any, *tuple[Any, ...]]: ...
 
 
@@ -331,6 +337,7 @@ def compile_operator(
     feature_level: FeatureLevel | int = FeatureLevel.LATEST,
     deterministic: bool = False,
     donate_input: bool = False,
+    allow_half_precision: bool = False,
 ) -> CompiledOperator[Any, *tuple[Any, ...]]:
     """Validates an operator desc, like DirectML's ``CompileOperator``, and lowers it.
 
@@ -350,6 +357,10 @@ def compile_operator(
             can write the output in place (SCATTER without the operand copy).
             The caller must not use that array afterwards. Needs an output of
             the input's sizes and data type.
+        allow_half_precision: DirectML's
+            ``DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION``: GEMM's product may
+            take the backend's faster precision (``jax.lax.Precision.DEFAULT``: TF32 on
+            a recent NVIDIA GPU). By default float32 computes in float32 everywhere.
 
     Returns:
         A :class:`CompiledOperator`; call it with the input arrays. Its type says
@@ -373,10 +384,15 @@ def compile_operator(
     operator_for(desc)  # an unknown desc type fails before anything else is looked at
     op = type(desc).__name__
     level = FeatureLevel.coerce(feature_level, op=op)
-    for name, flag in (("deterministic", deterministic), ("donate_input", donate_input)):
+    flags = (
+        ("deterministic", deterministic),
+        ("donate_input", donate_input),
+        ("allow_half_precision", allow_half_precision),
+    )
+    for name, flag in flags:
         if not isinstance(flag, bool):
             raise ArgumentTypeError(op, name, "a bool", repr(flag))
-    options = LoweringOptions(feature_level=level, deterministic=deterministic)
+    options = LoweringOptions(level, deterministic, allow_half_precision)
     return compile_checked(desc, options, donate_input, x64_enabled())
 
 
@@ -428,9 +444,14 @@ def _layouts(tensors: tuple[tuple[str, TensorDesc], ...]) -> str:
 
 
 def _unpickled_operator(
-    desc: Any, feature_level: FeatureLevel, deterministic: bool, donate_input: bool
+    desc: Any,
+    feature_level: FeatureLevel,
+    deterministic: bool,
+    donate_input: bool,
+    allow_half_precision: bool = False,
 ) -> CompiledOperator[Any, *tuple[Any, ...]]:
     """A pickled :class:`CompiledOperator`, compiled again (and checked again)."""
     return compile_operator(
-        desc, feature_level=feature_level, deterministic=deterministic, donate_input=donate_input
-    )
+        desc, feature_level=feature_level, deterministic=deterministic,
+        donate_input=donate_input, allow_half_precision=allow_half_precision,
+    )  # fmt: skip

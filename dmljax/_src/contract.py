@@ -230,10 +230,14 @@ class LoweringOptions:
         feature_level: the level the desc was validated at (index rules depend on it).
         deterministic: whether a result DirectML leaves unspecified (the winner
             among duplicate scatter indices) must be the same on every backend.
+        allow_half_precision: DirectML's
+            ``DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION``: a product may
+            take the backend's faster precision (TF32 on a GPU), not float32's.
     """
 
     feature_level: FeatureLevel
     deterministic: bool = False
+    allow_half_precision: bool = False
 
 
 D = TypeVar("D", bound=OperatorDesc)

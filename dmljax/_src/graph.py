@@ -582,6 +582,7 @@ class CompiledGraph:
         self.graph = graph
         self.feature_level = options.feature_level
         self.deterministic = options.deterministic
+        self.allow_half_precision = options.allow_half_precision
         wiring = _check_graph(graph, options.feature_level)
         lowerings: dict[int, Callable[..., Any]] = {}
         for i, node in enumerate(graph.nodes):
@@ -657,7 +658,12 @@ class CompiledGraph:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its graph and options, compiled again where it is loaded (a jitted
         program belongs to one process)."""
-        return _unpickled_graph, (self.graph, self.feature_level, self.deterministic)
+        return _unpickled_graph, (
+            self.graph,
+            self.feature_level,
+            self.deterministic,
+            self.allow_half_precision,
+        )
 
     def __repr__(self) -> str:
         return f"CompiledGraph({len(self.graph.nodes)} nodes, feature_level={self.feature_level})"
@@ -692,6 +698,7 @@ def compile_graph(
     *,
     feature_level: FeatureLevel | int = FeatureLevel.LATEST,
     deterministic: bool = False,
+    allow_half_precision: bool = False,
 ) -> CompiledGraph:
     """Validates a graph, like DirectML's ``IDMLDevice1::CompileGraph``, and lowers it to
     one jitted XLA program.
@@ -702,7 +709,9 @@ def compile_graph(
     required input and every output connected, no cycle, equal
     ``total_tensor_size_in_bytes`` across each edge, constant data large enough for its
     consumer. At most :data:`MAX_GRAPH_INPUTS` (65 536) graph inputs: the compiled graph
-    takes one argument per graph input. Results are cached per graph and options.
+    takes one argument per graph input. Results are cached per graph and options;
+    ``deterministic`` and ``allow_half_precision`` are :func:`dmljax.compile_operator`'s,
+    for every node.
 
     Raises:
         InvalidArgumentError: a rule broken, naming the field (``intermediate_edges[3].
@@ -724,9 +733,14 @@ def compile_graph(
     if level < GRAPHS_SINCE:
         raise _error("feature_level", f"{GRAPHS_SINCE} or later (operator graphs came with "
                      "IDMLDevice1::CompileGraph)", str(level))  # fmt: skip
-    if not isinstance(deterministic, bool):
-        raise ArgumentTypeError(_OP, "deterministic", "a bool", repr(deterministic))
-    return _compiled(graph, LoweringOptions(level, deterministic), x64_enabled())
+    for name, flag in (
+        ("deterministic", deterministic),
+        ("allow_half_precision", allow_half_precision),
+    ):
+        if not isinstance(flag, bool):
+            raise ArgumentTypeError(_OP, name, "a bool", repr(flag))
+    options = LoweringOptions(level, deterministic, allow_half_precision)
+    return _compiled(graph, options, x64_enabled())
 
 
 @functools.lru_cache(maxsize=256)
@@ -736,7 +750,13 @@ def _compiled(graph: GraphDesc, options: LoweringOptions, x64: bool) -> Compiled
 
 
 def _unpickled_graph(
-    graph: GraphDesc, feature_level: FeatureLevel, deterministic: bool
+    graph: GraphDesc,
+    feature_level: FeatureLevel,
+    deterministic: bool,
+    allow_half_precision: bool = False,
 ) -> CompiledGraph:
     """A pickled :class:`CompiledGraph`, compiled again (and checked again)."""
-    return compile_graph(graph, feature_level=feature_level, deterministic=deterministic)
+    return compile_graph(
+        graph, feature_level=feature_level, deterministic=deterministic,
+        allow_half_precision=allow_half_precision,
+    )  # fmt: skip

@@ -156,6 +156,7 @@ class GraphBuilder(Symbolic):
         self._inputs: list[GraphTensor] = []
         self._nodes: list[_Node] = []
         self._deterministic = False
+        self._allow_half_precision = False
 
     def __repr__(self) -> str:
         return (
@@ -251,7 +252,9 @@ class GraphBuilder(Symbolic):
             )
             desc = face.graph_node(call)
             operator_for(desc).validate(desc, self.feature_level)
+        # A face's compile options are the whole graph's, as DirectML's flags are.
         self._deterministic |= bool(named_statics.get("deterministic"))
+        self._allow_half_precision |= bool(named_statics.get("allow_half_precision"))
         node = OperatorGraphNodeDesc(operator=desc)
         flat = jax.tree.leaves(tensors, is_leaf=is_tensor)
         slots = [j for j, s in enumerate(graph_slots(node, Role.INPUT)) if s.tensor is not None]
@@ -351,6 +354,7 @@ class GraphBuilder(Symbolic):
         ``options`` are compile_graph's (``deterministic`` defaults to whether any call
         asked for it)."""
         options.setdefault("deterministic", self._deterministic)
+        options.setdefault("allow_half_precision", self._allow_half_precision)
         return compile_graph(self.build(outputs), feature_level=self.feature_level, **options)
 
 

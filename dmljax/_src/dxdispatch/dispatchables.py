@@ -264,14 +264,18 @@ def _bind_points(desc: Any, role: Role) -> tuple[BindPoint, ...]:
     return tuple(points)
 
 
-def _check_execution_flags(spec: Mapping[str, Any], where: str) -> None:
-    # Checked, then without effect: the data-movement operators compute nothing in reduced
-    # precision, and descriptors and meta commands are DirectML's own.
+def _allows_half_precision(spec: Mapping[str, Any], where: str) -> bool:
+    """The dispatchable's ``executionFlags``, checked: whether they hold
+    ``ALLOW_HALF_PRECISION_COMPUTATION`` (compile_operator's ``allow_half_precision``).
+    Descriptors and meta commands are DirectML's own: their flags change nothing here."""
     given = spec.get("executionFlags", "NONE")
+    names = []
     for value in given if isinstance(given, list) else [given]:
         name = enum_name(value, "DML_EXECUTION_FLAG_", where)
         if name not in _EXECUTION_FLAGS:
             raise model_error(where, f"DML_EXECUTION_FLAG_ {', '.join(_EXECUTION_FLAGS)}", name)
+        names.append(name)
+    return "ALLOW_HALF_PRECISION_COMPUTATION" in names
 
 
 def _pascal_path(text: str) -> str:
@@ -334,7 +338,8 @@ def _operator_dispatchable(
                 "every tensor OWNED_BY_DML or none (dmljax binds a bind point at one time)",
                 "some of them",
             )
-    _check_execution_flags(spec, f"{where}.executionFlags")
+    half = _allows_half_precision(spec, f"{where}.executionFlags")
+    options = {**options, "allow_half_precision": half}
     compile_type = spec.get("dmlCompileType", "DmlCompileOp")
     if compile_type == "DmlCompileOp":
         compiled = _within(
@@ -376,6 +381,8 @@ class _GraphLayout:
     input_edges: tuple[InputGraphEdgeDesc, ...]
     intermediate_edges: tuple[IntermediateGraphEdgeDesc, ...]
     output_edges: tuple[OutputGraphEdgeDesc, ...]
+    allow_half_precision: bool
+    """Its ``executionFlags`` hold ``ALLOW_HALF_PRECISION_COMPUTATION``."""
 
 
 _EDGE_FIELDS: dict[type, tuple[str, ...]] = {
@@ -422,7 +429,7 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
     counts = []
     for key in ("InputCount", "OutputCount"):
         counts.append(json_uint(desc.get(key), f"{at}.{key}", 32))
-    _check_execution_flags(spec, f"{where}.executionFlags")
+    half = _allows_half_precision(spec, f"{where}.executionFlags")
     nodes = desc.get("Nodes")
     if not isinstance(nodes, list):
         raise model_error(f"{at}.Nodes", "an array of node objects", repr(nodes)[:80])
@@ -441,6 +448,7 @@ def _graph_layout(spec: Mapping[str, Any], where: str) -> _GraphLayout:
         _edges(desc, "InputEdges", InputGraphEdgeDesc, at),
         _edges(desc, "IntermediateEdges", IntermediateGraphEdgeDesc, at),
         _edges(desc, "OutputEdges", OutputGraphEdgeDesc, at),
+        half,
     )
     _within(
         at,
@@ -479,6 +487,7 @@ def _graph_dispatchable(
         intermediate_edges=layout.intermediate_edges,
         output_edges=layout.output_edges,
     )
+    options = {**options, "allow_half_precision": layout.allow_half_precision}
     compiled = _within(f"{where}.desc", lambda: compile_graph(graph, **options))
     # Graphs have no named bind points; DxDispatch's branch names them in_<i> and out_<i>.
     inputs = tuple(BindPoint(f"in_{i}", (t,)) for i, t in enumerate(compiled.input_descs))

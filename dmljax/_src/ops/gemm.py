@@ -9,7 +9,10 @@ values.
 
 Numerics: DirectML computes float32 in float32, and so does dmljax on every backend: the
 product is :func:`jax.lax.dot_general` at ``Precision.HIGHEST`` (no TF32 on a GPU, no
-bfloat16 passes on a TPU). float16 (and the face's bfloat16) multiply into a float32
+bfloat16 passes on a TPU), unless DirectML's
+``DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION`` (``allow_half_precision=True``
+on either face, ``executionFlags`` in a DxDispatch model) allows the backend's faster
+default. float16 (and the face's bfloat16) multiply into a float32
 accumulator, and ``Alpha``, ``Beta``, ``C`` and the fused activation apply in float32,
 rounded once to the type at the end. Each element of a float32 product of ``K`` terms is
 within ``K * 2**-24`` of the sum of its terms' magnitudes (any order of summation meets
@@ -99,10 +102,12 @@ def gemm_lowering(
     alpha: float,
     beta: float,
     activation: Any = None,
+    allow_half_precision: bool = False,
 ) -> jax.Array:
     """The one implementation, shared by both faces: one ``dot_general`` over the last two
-    dimensions (the leading ones batch), at full precision into the accumulator type,
-    then ``alpha``, ``beta * c`` and the activation, rounded once."""
+    dimensions (the leading ones batch), at full precision into the accumulator type
+    (the backend's default precision with ``allow_half_precision``), then ``alpha``,
+    ``beta * c`` and the activation, rounded once."""
     rank = a.ndim
     batch = tuple(range(rank - 2))
     contract_a = rank - 2 if trans_a else rank - 1
@@ -112,7 +117,7 @@ def gemm_lowering(
         a,
         b,
         (((contract_a,), (contract_b,)), (batch, batch)),
-        precision=lax.Precision.HIGHEST,
+        precision=lax.Precision.DEFAULT if allow_half_precision else lax.Precision.HIGHEST,
         preferred_element_type=wide,
     )
     if alpha != 1.0:
@@ -176,7 +181,6 @@ def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
 
 
 def _lower(desc: Any, options: contract.LoweringOptions) -> Any:
-    del options
     return functools.partial(
         gemm_lowering,
         trans_a=bool(desc.trans_a),
@@ -184,6 +188,7 @@ def _lower(desc: Any, options: contract.LoweringOptions) -> Any:
         alpha=desc.alpha,
         beta=desc.beta,
         activation=desc.fused_activation,
+        allow_half_precision=options.allow_half_precision,
     )
 
 
@@ -200,6 +205,7 @@ def _checked(
     trans_b: bool,
     alpha: float,
     beta: float,
+    allow_half_precision: bool,
 ) -> jax.Array:
     for name, x in (("a", a), ("b", b), ("c", c)):
         if x is None:
@@ -235,6 +241,7 @@ def _checked(
         a, b, c, trans_a=trans_a, trans_b=trans_b,
         alpha=scalars.float32_attribute(alpha, op=_OP, field="alpha"),
         beta=scalars.float32_attribute(beta, op=_OP, field="beta"),
+        allow_half_precision=allow_half_precision,
     )  # fmt: skip
 
 
@@ -261,6 +268,7 @@ def gemm(
     trans_b: bool = False,
     alpha: float = 1.0,
     beta: float = 1.0,
+    allow_half_precision: bool = False,
 ) -> jax.Array:
     """``alpha * a @ b + beta * c`` at full precision (DirectML GEMM).
 
@@ -278,6 +286,9 @@ def gemm(
         c: None (0), or ``(..., M, N)``, added times ``beta``.
         trans_a, trans_b: DirectML's ``DML_MATRIX_TRANSFORM_TRANSPOSE``.
         alpha, beta: the scales of the product and of ``c``.
+        allow_half_precision: DirectML's
+            ``DML_EXECUTION_FLAG_ALLOW_HALF_PRECISION_COMPUTATION``: the backend's faster
+            precision (``jnp.matmul``'s default: TF32 on a recent NVIDIA GPU).
 
     >>> import jax.numpy as jnp, dmljax as dml
     >>> x = jnp.array([[1.0, 2.0], [3.0, 4.0]])
@@ -285,7 +296,7 @@ def gemm(
     Array([[20., 28.],
            [28., 40.]], dtype=float32)
     """
-    return _FACE.call(a, b, c, trans_a, trans_b, alpha, beta)
+    return _FACE.call(a, b, c, trans_a, trans_b, alpha, beta, allow_half_precision)
 
 
 _FACE = faces.FunctionalFace(
@@ -298,6 +309,7 @@ _FACE = faces.FunctionalFace(
     faces.Bool("trans_b"),
     faces.Number("alpha"),
     faces.Number("beta"),
+    faces.Bool("allow_half_precision"),
     graph_node=_graph_node,
 )
 

@@ -116,8 +116,9 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> An
 
 
 def _bench() -> list[Case | EagerCase]:
-    """4096 x 4096 float32 matrices, against ``jnp.matmul`` at the same (HIGHEST)
-    precision, and plus C against ``jnp.matmul(a, b) + c``."""
+    """4096 x 4096 float32 matrices, against ``jnp.matmul`` at the same precision:
+    HIGHEST (DirectML's default), and the backend's default with
+    ``allow_half_precision``; plus C against ``jnp.matmul(a, b) + c``."""
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         size = 256 if quick else 4096
@@ -139,6 +140,14 @@ def _bench() -> list[Case | EagerCase]:
             make_args=lambda key, quick: make_args(key, quick)[:2],
             dmljax_fn=lambda a, b: gemm(a, b),
             jnp_fn=lambda a, b: jnp.matmul(a, b, precision=highest),
+            bytes_moved=moved,
+        ),
+        Case(
+            name="gemm half precision",
+            operator="GEMM",
+            make_args=lambda key, quick: make_args(key, quick)[:2],
+            dmljax_fn=lambda a, b: gemm(a, b, allow_half_precision=True),
+            jnp_fn=lambda a, b: jnp.matmul(a, b),
             bytes_moved=moved,
         ),
         Case(

@@ -158,6 +158,7 @@ def test_the_performance_page_shows_the_committed_runs():
         "bench-h200-cumulative.json",
         "bench-h200-argminmax.json",
         "bench-h200-reduce.json",
+        "bench-h200-gemm.json",
     ):
         bench = json.loads((DOCS / run).read_text())
         assert bench["environment"]["device_kind"] in page

@@ -90,11 +90,18 @@ def test_float32_is_within_the_bound_every_summation_order_meets_and_full_precis
 
 @pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16])
 def test_half_precision_accumulates_in_float32_and_rounds_once(dtype):
+    # A float32 computation (within K * 2**-24 of the terms' magnitudes, plus alpha's,
+    # beta's and the sum's roundings) rounded once to the type: within half an ulp of the
+    # type beyond that. A 16-bit accumulator would miss it (K = 256 terms). The GPU's
+    # order of summation is its own: not the float32 product's bits, rounded.
     rng = np.random.default_rng(1)
     a, b, c = (rng.standard_normal(s).astype(dtype) for s in ((8, 256), (256, 8), (8, 8)))
-    got = dml.gemm(a, b, c, alpha=0.5, beta=2.0)
-    wide = dml.gemm(*(x.astype(np.float32) for x in (a, b, c)), alpha=0.5, beta=2.0)
-    np.testing.assert_array_equal(got, np.asarray(wide).astype(dtype))
+    got = np.asarray(dml.gemm(a, b, c, alpha=0.5, beta=2.0), np.float64)
+    wide_a, wide_b, wide_c = (x.astype(np.float64) for x in (a, b, c))
+    exact = 0.5 * wide_a @ wide_b + 2.0 * wide_c
+    terms = 0.5 * np.abs(wide_a) @ np.abs(wide_b) + 2.0 * np.abs(wide_c)
+    half_ulp = np.asarray(jnp.finfo(dtype).eps, np.float64) / 2 * np.abs(exact)
+    assert np.all(np.abs(got - exact) <= half_ulp + (256 + 3) * 2.0**-24 * terms)
 
 
 def test_the_fused_activation_applies_to_the_whole_result():

@@ -334,8 +334,9 @@ def is_weak(x: Any) -> bool:
     return bool(getattr(getattr(x, "aval", None), "weak_type", False))
 
 
-def check_axes(axes: Sequence[int], rank: int, *, op: str) -> None:
-    """DirectML's ``Axes`` rule: each of ``axes`` in ``[0, rank)``, none twice.
+def check_axes(axes: Sequence[int], rank: int, *, op: str, at_least_one: bool = False) -> None:
+    """DirectML's ``Axes`` rule: each of ``axes`` in ``[0, rank)``, none twice; and, for a
+    reduction over groups (``at_least_one``: REDUCE, ARGMIN, ARGMAX), ``AxisCount >= 1``.
 
     >>> check_axes((2, 0), 3, op="op")
     """
@@ -346,11 +347,15 @@ def check_axes(axes: Sequence[int], rank: int, *, op: str) -> None:
             )
         if axis in axes[:i]:
             raise InvalidArgumentError(op, f"axes[{i}]", "an axis not named before", axis)
+    if at_least_one and not axes:
+        raise InvalidArgumentError(op, "axes", "at least one axis (AxisCount >= 1)", axes)
 
 
-def face_axes(axes: int | Sequence[int], ndim: int, *, op: str) -> tuple[int, ...]:
+def face_axes(
+    axes: int | Sequence[int], ndim: int, *, op: str, at_least_one: bool = False
+) -> tuple[int, ...]:
     """A face's ``axes`` (one int or a sequence, negative ones counted from the end) as
-    non-negative axes, each once (:func:`check_axes`).
+    non-negative axes, each once, at least one with ``at_least_one`` (:func:`check_axes`).
 
     >>> face_axes(-1, 3, op="op"), face_axes((0, -1), 3, op="op")
     ((2,), (0, 2))
@@ -360,8 +365,20 @@ def face_axes(axes: int | Sequence[int], ndim: int, *, op: str) -> tuple[int, ..
     normalized = tuple(
         normalize_axis(axis, ndim, op=op, field=f"axes[{i}]") for i, axis in enumerate(axes)
     )
-    check_axes(normalized, ndim, op=op)
+    check_axes(normalized, ndim, op=op, at_least_one=at_least_one)
     return normalized
+
+
+def require_countable_group(
+    sizes: Sequence[int], axes: Sequence[int], *, op: str, of: str = "input_tensor.sizes"
+) -> None:
+    """A group over ``axes`` of a tensor of ``sizes`` (``of`` names them) whose elements an
+    index counts (a search's result, an exact sum's positions): at most int32's count
+    while ``jax_enable_x64`` is off (:func:`~dmljax._src.dtypes.require_x64_for_axis`).
+
+    >>> require_countable_group((2, 3, 4), (0, 2), op="op")
+    """
+    require_x64_for_axis(group_size(sizes, axes), op=op, field=f"{of} (the elements of one group)")
 
 
 def group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:

@@ -31,7 +31,6 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int_tuple
-from dmljax._src.dtypes import require_x64_for_axis
 from dmljax._src.enums import AxisDirection
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -174,13 +173,8 @@ def _rules(desc: Any, level: FL) -> None:
     del level
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
-    rules.check_axes(desc.axes, rank, op=op)
-    if not desc.axes:
-        raise InvalidArgumentError(op, "axes", "at least one axis (AxisCount >= 1)", desc.axes)
-    require_x64_for_axis(
-        rules.group_size(desc.input_tensor.sizes, desc.axes), op=op,
-        field="input_tensor.sizes (the elements of one group)",
-    )  # fmt: skip
+    rules.check_axes(desc.axes, rank, op=op, at_least_one=True)
+    rules.require_countable_group(desc.input_tensor.sizes, desc.axes, op=op)
 
 
 def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
@@ -202,14 +196,6 @@ def _lowering_of(search: _Search) -> Any:
     return lower
 
 
-def _face_axes(axes: int | tuple[int, ...], ndim: int, *, op: str) -> tuple[int, ...]:
-    """:func:`rules.face_axes`, at least one: a search needs a group."""
-    normalized = rules.face_axes(axes, ndim, op=op)
-    if not normalized:
-        raise InvalidArgumentError(op, "axes", "at least one axis", axes)
-    return normalized
-
-
 def _face_of(
     function: Callable[..., Any], search: _Search, desc_type: type
 ) -> faces.FunctionalFace:
@@ -223,12 +209,8 @@ def _face_of(
                 search.face, "dtype", "one of int32, uint32, int64, uint64 (the index types)",
                 np.dtype(dtype).name,
             )  # fmt: skip
-        normalized = _face_axes(axes, x.ndim, op=search.face)
-        require_x64_for_axis(
-            rules.group_size(x.shape, normalized),
-            op=search.face,
-            field="x.shape (one group's elements)",
-        )
+        normalized = rules.face_axes(axes, x.ndim, op=search.face, at_least_one=True)
+        rules.require_countable_group(x.shape, normalized, op=search.face, of="x.shape")
         return search_lowering(x, search=search, axes=normalized, last=last, dtype=dtype)
 
     def graph_node(call: NodeCall) -> Any:
@@ -236,7 +218,9 @@ def _face_of(
         return desc_type(
             input_tensor=x,
             output_tensor=call.outputs[0],
-            axes=_face_axes(call.statics["axes"], x.dimension_count, op=search.face),
+            axes=rules.face_axes(
+                call.statics["axes"], x.dimension_count, op=search.face, at_least_one=True
+            ),
             axis_direction=AxisDirection(int(call.statics["last"])),  # DECREASING is 1
         )
 

@@ -44,7 +44,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int_tuple
-from dmljax._src.dtypes import DataType, accumulator, require_x64_for_axis
+from dmljax._src.dtypes import DataType, accumulator
 from dmljax._src.enums import ReduceFunction
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
@@ -275,14 +275,9 @@ def _rules(desc: Any, level: FL) -> None:
     del level
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
-    rules.check_axes(desc.axes, rank, op=op)
-    if not desc.axes:
-        raise InvalidArgumentError(op, "axes", "at least one axis (AxisCount >= 1)", desc.axes)
+    rules.check_axes(desc.axes, rank, op=op, at_least_one=True)
     if REDUCTIONS[desc.function].search is not None:
-        require_x64_for_axis(
-            rules.group_size(desc.input_tensor.sizes, desc.axes), op=op,
-            field="input_tensor.sizes (the elements of one group)",
-        )  # fmt: skip
+        rules.require_countable_group(desc.input_tensor.sizes, desc.axes, op=op)
     elif desc.output_tensor.data_type != desc.input_tensor.data_type:
         raise InvalidArgumentError(
             op, "output_tensor.data_type",
@@ -311,16 +306,10 @@ _OP = "dmljax.reduce"
 
 
 def _face_axes(axes: int | tuple[int, ...] | None, ndim: int) -> tuple[int, ...]:
-    """All axes for None, else :func:`rules.face_axes`, at least one."""
+    """Every axis for None (DirectMLX's ``dml::Reduce`` default), else at least one."""
     if axes is None:
         return tuple(range(ndim))
-    normalized = rules.face_axes(axes, ndim, op=_OP)
-    if not normalized:
-        raise InvalidArgumentError(
-            _OP, "axes", "at least one axis (None: every axis)", axes,
-            hint="A reduction over no axes is not DirectML's: AxisCount is at least 1.",
-        )  # fmt: skip
-    return normalized
+    return rules.face_axes(axes, ndim, op=_OP, at_least_one=True)
 
 
 def _checked(x: jax.Array, function: str, axes: Any, dtype: Any) -> jax.Array:
@@ -344,9 +333,7 @@ def _checked(x: jax.Array, function: str, axes: Any, dtype: Any) -> jax.Array:
                 f"None or one of int32, uint32, int64, uint64 ({reduce_function.name} "
                 "writes indices)", dtype.name,
             )  # fmt: skip
-        require_x64_for_axis(
-            rules.group_size(x.shape, normalized), op=_OP, field="x.shape (one group's elements)"
-        )
+        rules.require_countable_group(x.shape, normalized, op=_OP, of="x.shape")
     elif dtype is not None and dtype != x.dtype:
         raise InvalidArgumentError(
             _OP, "dtype",

@@ -29,7 +29,7 @@ from jax.typing import ArrayLike
 
 from dmljax._src import contract, face as faces, feature_levels as fl, rules
 from dmljax._src.arguments import static_int_tuple
-from dmljax._src.dtypes import accumulator, require_x64_for_axis
+from dmljax._src.dtypes import accumulator
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
 from dmljax._src.ops.element_wise import first_input_sizes
@@ -302,11 +302,7 @@ def _lowering_of(row: Normalization, *, last: bool) -> Any:
         del options
         axes = (desc.input_tensor.dimension_count - 1,) if last else desc.axes
         if row.exact:
-            require_x64_for_axis(
-                rules.group_size(desc.input_tensor.sizes, axes),
-                op=type(desc).__name__,
-                field="input_tensor.sizes (the elements of one group)",
-            )
+            rules.require_countable_group(desc.input_tensor.sizes, axes, op=type(desc).__name__)
         return lambda x: row.formula(x, axes)
 
     return lower
@@ -341,9 +337,7 @@ def _face_of(row: Normalization) -> faces.FunctionalFace:
         rules.require_array_dtype(x, FACE_DTYPES, op=op, field="x", why=why, hint=hint)
         normalized = rules.face_axes(axes, x.ndim, op=op)
         if row.exact:
-            require_x64_for_axis(
-                rules.group_size(x.shape, normalized), op=op, field="x.shape (one group's elements)"
-            )
+            rules.require_countable_group(x.shape, normalized, op=op, of="x.shape")
         return row.formula(x, normalized)
 
     def function(x: ArrayLike, axes: int | tuple[int, ...] = -1) -> jax.Array:

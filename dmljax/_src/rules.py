@@ -381,6 +381,22 @@ def require_countable_group(
     require_x64_for_axis(group_size(sizes, axes), op=op, field=f"{of} (the elements of one group)")
 
 
+def reduced_sizes(sizes: Sequence[int], axes: Sequence[int]) -> tuple[int, ...]:
+    """A reduction's output sizes (REDUCE, ARGMIN, ARGMAX): ``sizes``, the rank kept, with
+    1 along ``axes``.
+
+    >>> reduced_sizes((2, 3, 4), (0, 2))
+    (1, 3, 1)
+    """
+    return tuple(1 if i in axes else n for i, n in enumerate(sizes))
+
+
+def reduced_output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
+    """:func:`reduced_sizes` of ``desc.input_tensor`` over ``desc.axes``, and why: the
+    ``output_sizes`` of an operator that reduces over its ``Axes``."""
+    return reduced_sizes(desc.input_tensor.sizes, desc.axes), "input_tensor.sizes with 1 along axes"
+
+
 def group_size(sizes: Sequence[int], axes: Sequence[int]) -> int:
     """The elements of one group over ``axes``: the product of their sizes.
 

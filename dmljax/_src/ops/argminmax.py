@@ -125,7 +125,7 @@ def search_lowering(
     axes = tuple(sorted(axes))
     kept = tuple(i for i in range(x.ndim) if i not in axes)
     group = math.prod(x.shape[i] for i in axes)
-    out_shape = tuple(1 if i in axes else size for i, size in enumerate(x.shape))
+    out_shape = rules.reduced_sizes(x.shape, axes)
     if group == 0 or x.size == 0:
         return jnp.zeros(out_shape, dtype)  # an empty group has no index: 0, as a fill
     flat = jnp.transpose(x, (*kept, *axes)).reshape(*(x.shape[i] for i in kept), group)
@@ -175,11 +175,6 @@ def _rules(desc: Any, level: FL) -> None:
     rank = desc.input_tensor.dimension_count
     rules.check_axes(desc.axes, rank, op=op, at_least_one=True)
     rules.require_countable_group(desc.input_tensor.sizes, desc.axes, op=op)
-
-
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    sizes = tuple(1 if i in desc.axes else n for i, n in enumerate(desc.input_tensor.sizes))
-    return sizes, "input_tensor.sizes with 1 along axes"
 
 
 def _lowering_of(search: _Search) -> Any:
@@ -294,7 +289,7 @@ def _operator(desc_type: type[Any], search: _Search, face: Any) -> Any:
         same_dimension_count=True,
         same_data_type=(),
         rules=_rules,
-        output_sizes=_output_sizes,
+        output_sizes=rules.reduced_output_sizes,
         lower=_lowering_of(search),
         face=face,
     )

@@ -56,9 +56,9 @@ __all__ = [
     "FACE_DTYPES",
     "FUNCTION_SUPPORT",
     "REDUCE",
-    "REDUCTIONS",
+    "ROWS",
     "ReduceOperatorDesc",
-    "Reduction",
+    "ReduceRow",
     "face_dtypes",
     "reduce",
     "reduce_lowering",
@@ -140,11 +140,12 @@ def _extreme(largest: bool) -> Formula:
     def extreme(x: jax.Array, axes: tuple[int, ...]) -> jax.Array:
         floating = jnp.issubdtype(x.dtype, jnp.floating)
         if math.prod(x.shape[a] for a in axes) == 0:
-            info = jnp.finfo(x.dtype) if floating else jnp.iinfo(x.dtype)
-            bound = -np.inf if floating else info.min
-            identity = bound if largest else (np.inf if floating else info.max)
-            kept = [1 if i in axes else n for i, n in enumerate(x.shape)]
-            return jnp.full(kept, identity, x.dtype)
+            if floating:
+                identity = -np.inf if largest else np.inf
+            else:
+                info = jnp.iinfo(x.dtype)
+                identity = info.min if largest else info.max
+            return jnp.full(rules.reduced_sizes(x.shape, axes), identity, x.dtype)
         if floating:
             return (jnp.nanmax if largest else jnp.nanmin)(x, axes, keepdims=True)
         return (jnp.max if largest else jnp.min)(x, axes, keepdims=True)
@@ -153,7 +154,7 @@ def _extreme(largest: bool) -> Formula:
 
 
 @dataclasses.dataclass(frozen=True)
-class Reduction:
+class ReduceRow:
     """One row: a ``DML_REDUCE_FUNCTION``, the page's formula, and how dmljax computes it
     (a value ``formula``, or ARGMAX's and ARGMIN's ``search``)."""
 
@@ -161,36 +162,28 @@ class Reduction:
     page: str
     formula: Formula | None = None
     search: Any = None
-    smooth: bool = True
-    """Whether the value is differentiable everywhere it is finite (MAX's ties and L1's
-    zeros are corners; an index has no derivative)."""
 
     @property
-    def floats_only(self) -> bool:
-        return self.function in _FLOATS_ONLY
+    def writes_indices(self) -> bool:
+        """ARGMAX and ARGMIN: an index type out, not the input's."""
+        return self.search is not None
 
 
-_FLOATS_ONLY = frozenset({_F.AVERAGE, _F.L2, _F.LOG_SUM, _F.LOG_SUM_EXP})
-
-REDUCTIONS: Mapping[ReduceFunction, Reduction] = {
+ROWS: Mapping[ReduceFunction, ReduceRow] = {
     row.function: row
     for row in (
-        Reduction(_F.ARGMAX, "int32 {i j k ..} = maxindex(X Y Z ...)", search=MAX_SEARCH,
-                  smooth=False),
-        Reduction(_F.ARGMIN, "int32 {i j k ..} = minindex(X Y Z ...)", search=MIN_SEARCH,
-                  smooth=False),
-        Reduction(_F.AVERAGE, "x = (x1 + x2 + ... + xn) / n", _average),
-        Reduction(_F.L1, "x = |x1| + |x2| + ... + |xn|", _l1, smooth=False),
-        Reduction(_F.L2, "x = sqrt(x1^2 + x2^2 + ... + xn^2)", _l2),
-        Reduction(_F.LOG_SUM, "x = log(x1 + x2 + ... + xn)", _log_sum),
-        Reduction(_F.LOG_SUM_EXP, "x = log(exp(x1) + exp(x2) + ... + exp(xn))", _log_sum_exp),
-        Reduction(_F.MAX, "x = max(max(max(x1, x2), x3), ..., xn)", _extreme(True),
-                  smooth=False),
-        Reduction(_F.MIN, "x = min(min(min(x1, x2), x3), ..., xn)", _extreme(False),
-                  smooth=False),
-        Reduction(_F.MULTIPLY, "x = (x1 * x2 * ... * xn)", _multiply),
-        Reduction(_F.SUM, "x = (x1 + x2 + ... + xn)", _sum),
-        Reduction(_F.SUM_SQUARE, "x = x1^2 + x2^2 + ... + xn^2", _sum_square),
+        ReduceRow(_F.ARGMAX, "int32 {i j k ..} = maxindex(X Y Z ...)", search=MAX_SEARCH),
+        ReduceRow(_F.ARGMIN, "int32 {i j k ..} = minindex(X Y Z ...)", search=MIN_SEARCH),
+        ReduceRow(_F.AVERAGE, "x = (x1 + x2 + ... + xn) / n", _average),
+        ReduceRow(_F.L1, "x = |x1| + |x2| + ... + |xn|", _l1),
+        ReduceRow(_F.L2, "x = sqrt(x1^2 + x2^2 + ... + xn^2)", _l2),
+        ReduceRow(_F.LOG_SUM, "x = log(x1 + x2 + ... + xn)", _log_sum),
+        ReduceRow(_F.LOG_SUM_EXP, "x = log(exp(x1) + exp(x2) + ... + exp(xn))", _log_sum_exp),
+        ReduceRow(_F.MAX, "x = max(max(max(x1, x2), x3), ..., xn)", _extreme(True)),
+        ReduceRow(_F.MIN, "x = min(min(min(x1, x2), x3), ..., xn)", _extreme(False)),
+        ReduceRow(_F.MULTIPLY, "x = (x1 * x2 * ... * xn)", _multiply),
+        ReduceRow(_F.SUM, "x = (x1 + x2 + ... + xn)", _sum),
+        ReduceRow(_F.SUM_SQUARE, "x = x1^2 + x2^2 + ... + xn^2", _sum_square),
     )
 }  # fmt: skip
 """Every ``DML_REDUCE_FUNCTION``, in DirectML's order, with its page's formula."""
@@ -201,7 +194,7 @@ def reduce_lowering(
 ) -> jax.Array:
     """The one implementation, shared by both faces: ``function`` over ``axes`` of ``x``,
     kept with size 1; ``dtype`` is the output's (an index type for the searches)."""
-    row = REDUCTIONS[function]
+    row = ROWS[function]
     if row.formula is None:
         return search_lowering(x, search=row.search, axes=axes, last=False, dtype=dtype)
     axes = tuple(sorted(axes))
@@ -276,7 +269,7 @@ def _rules(desc: Any, level: FL) -> None:
     op = type(desc).__name__
     rank = desc.input_tensor.dimension_count
     rules.check_axes(desc.axes, rank, op=op, at_least_one=True)
-    if REDUCTIONS[desc.function].search is not None:
+    if ROWS[desc.function].writes_indices:
         rules.require_countable_group(desc.input_tensor.sizes, desc.axes, op=op)
     elif desc.output_tensor.data_type != desc.input_tensor.data_type:
         raise InvalidArgumentError(
@@ -285,11 +278,6 @@ def _rules(desc: Any, level: FL) -> None:
             "a value of the input's type (only ARGMAX and ARGMIN write indices)",
             str(desc.output_tensor.data_type),
         )  # fmt: skip
-
-
-def _output_sizes(desc: Any) -> tuple[tuple[int, ...], str]:
-    sizes = tuple(1 if i in desc.axes else n for i, n in enumerate(desc.input_tensor.sizes))
-    return sizes, "input_tensor.sizes with 1 along axes"
 
 
 def _lower(desc: Any, options: contract.LoweringOptions) -> Any:
@@ -314,7 +302,7 @@ def _face_axes(axes: int | tuple[int, ...] | None, ndim: int) -> tuple[int, ...]
 
 def _checked(x: jax.Array, function: str, axes: Any, dtype: Any) -> jax.Array:
     reduce_function = ReduceFunction[function.upper()]
-    row = REDUCTIONS[reduce_function]
+    row = ROWS[reduce_function]
     if x.ndim == 0:
         raise InvalidArgumentError(
             _OP, "x", "an array of at least 1 dimension (a reduction runs over axes)", "a 0-D array"
@@ -325,7 +313,7 @@ def _checked(x: jax.Array, function: str, axes: Any, dtype: Any) -> jax.Array:
         hint="Convert it first, e.g. x.astype(jnp.float32).",
     )  # fmt: skip
     normalized = _face_axes(axes, x.ndim)
-    if row.search is not None:
+    if row.writes_indices:
         dtype = np.dtype(np.int32) if dtype is None else dtype
         if dtype not in INDEX_DTYPES:
             raise InvalidArgumentError(
@@ -413,7 +401,7 @@ REDUCE: contract.Operator[ReduceOperatorDesc] = contract.Operator(
     same_dimension_count=True,
     same_data_type=(),
     rules=_rules,
-    output_sizes=_output_sizes,
+    output_sizes=rules.reduced_output_sizes,
     lower=_lower,
     face=_FACE,
 )

@@ -27,7 +27,7 @@ from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.reduce import (
     FACE_DTYPES,
     REDUCE,
-    REDUCTIONS,
+    ROWS,
     ReduceOperatorDesc,
     face_dtypes,
     reduce,
@@ -63,7 +63,7 @@ EXAMPLES = tuple(
 def _doc_example_face(example: Any) -> jax.Array:
     (x,) = example.inputs
     desc = example.desc
-    search = REDUCTIONS[desc.function].search is not None
+    search = ROWS[desc.function].writes_indices
     return reduce(x, desc.function, desc.axes, dtype=desc.output_tensor.dtype if search else None)
 
 
@@ -101,7 +101,7 @@ def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> An
     count = int(rng.integers(1, rank, endpoint=True))
     axes = tuple(int(a) - rank for a in rng.choice(rank, size=count, replace=False))
     at = tuple(a % rank for a in axes)
-    search = REDUCTIONS[function].search is not None
+    search = ROWS[function].writes_indices
     if np.issubdtype(dtype, np.floating):
         draws = [_values(rng, shape, function) for _ in range(batch)]
     else:  # small integers: MULTIPLY's of a group of 64 still wraps in 8 bits

@@ -173,7 +173,12 @@ def _limit_address_space(extra):
 
 
 if __name__ == "__main__":
-    dml.load_dxdispatch(json.dumps(BASE)).run()  # JAX's backend starts before the limit
+    # JAX's backend starts before the limit; in a scratch folder, where its writeFile lands.
+    with tempfile.TemporaryDirectory() as scratch:
+        home = os.getcwd()
+        os.chdir(scratch)
+        dml.load_dxdispatch(json.dumps(BASE)).run()
+        os.chdir(home)
     _limit_address_space(GIB)
     hostile_models()
     print(json.dumps(counts))

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     )
     from dmljax._src.enums import (
         AxisDirection as AxisDirection,
+        ConvolutionDirection as ConvolutionDirection,
+        ConvolutionMode as ConvolutionMode,
         MatrixTransform as MatrixTransform,
         ReduceFunction as ReduceFunction,
     )
@@ -66,6 +68,12 @@ if TYPE_CHECKING:
         argmin as argmin,
     )
     from dmljax._src.ops.cast import CastOperatorDesc as CastOperatorDesc, cast as cast
+
+    # The element-wise family: each row's desc and functional face (dml.add, ...).
+    from dmljax._src.ops.convolution import (
+        ConvolutionOperatorDesc as ConvolutionOperatorDesc,
+        convolution as convolution,
+    )
     from dmljax._src.ops.cumulative import (
         CumulativeProductOperatorDesc as CumulativeProductOperatorDesc,
         CumulativeSummationOperatorDesc as CumulativeSummationOperatorDesc,
@@ -90,8 +98,6 @@ if TYPE_CHECKING:
         RoundingMode as RoundingMode,
         ScaleBias as ScaleBias,
     )
-
-    # The element-wise family: each row's desc and functional face (dml.add, ...).
     from dmljax._src.ops.element_wise_names import *  # noqa: F403
     from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
     from dmljax._src.ops.gather_elements import (
@@ -238,6 +244,9 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "CompiledGraph",
     "CompiledOperator",
     "ConstantDataGraphNodeDesc",
+    "ConvolutionDirection",
+    "ConvolutionMode",
+    "ConvolutionOperatorDesc",
     "CumulativeProductOperatorDesc",
     "CumulativeSummationOperatorDesc",
     "DataType",
@@ -291,6 +300,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "cast",
     "compile_graph",
     "compile_operator",
+    "convolution",
     "cumprod",
     "cumsum",
     "depth_to_space",

@@ -27,6 +27,12 @@ def _printed(name: str, values: np.ndarray) -> str:
     return f"Resource '{name}': " + ", ".join(f"{float(v):g}" for v in np.ravel(values))
 
 
+_NINE_AS_3X3 = np.arange(1.0, 10.0).reshape(3, 3)
+_HALF_WINDOW_SUMS = np.array(
+    [0.5 * _NINE_AS_3X3[i : i + 2, j : j + 2].sum() for i in range(2) for j in range(2)]
+)
+
+
 @pytest.mark.parametrize(
     ("name", "printed"),
     [
@@ -50,6 +56,16 @@ def _printed(name: str, values: np.ndarray) -> str:
             # faster precision, which ones sum exactly in: 32 x 32 ones by 32 x 32 ones.
             "dml_gemm_graph.json",
             [_printed("output", np.ones((32, 32)) @ np.ones((32, 32)))],
+        ),
+        (
+            # 2x2 windows of 1..9 (3x3) times 0.5: half of each window's sum.
+            "dml_convolution_2d.json",
+            [_printed("output", _HALF_WINDOW_SUMS)],
+        ),
+        (
+            # 27 ones, 2x2x2 windows of a 0.5 filter: 8 * 0.5 at each of the 8 positions.
+            "dml_convolution_3d.json",
+            [_printed("output", np.full(8, 8 * 0.5))],
         ),
         (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
@@ -281,8 +297,8 @@ _DELETE = object()
 OP, BIND = ("dispatchables", "op"), ("commands", 0, "bindings")
 REFUSALS = {
     "hlsl": ((*OP, "type"), "hlsl", "dispatchables.op.type", "HLSL"),
-    "convolution": ((*OP, "type"), "DML_OPERATOR_CONVOLUTION", "dispatchables.op.type",
-                    "implements"),
+    "an operator dmljax lacks": ((*OP, "type"), "DML_OPERATOR_FILL_VALUE_SEQUENCE",
+                                 "dispatchables.op.type", "implements"),
     "owned, not bound at initialization": ((*OP, "desc", "InputTensor", "Flags"), "OWNED_BY_DML",
                                            "dispatchables.op.bindings.InputTensor",
                                            "1 resources"),

@@ -20,7 +20,14 @@ from typing import Any, Self
 
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["AxisDirection", "DmlEnum", "MatrixTransform", "ReduceFunction"]
+__all__ = [
+    "AxisDirection",
+    "ConvolutionDirection",
+    "ConvolutionMode",
+    "DmlEnum",
+    "MatrixTransform",
+    "ReduceFunction",
+]
 
 
 class DmlEnum(enum.IntEnum):
@@ -120,3 +127,27 @@ class MatrixTransform(DmlEnum):
 
     NONE = 0
     TRANSPOSE = 1
+
+
+class ConvolutionMode(DmlEnum):
+    """A ``DML_CONVOLUTION_MODE``: CONVOLUTION flips each filter along its spatial
+    dimensions, CROSS_CORRELATION (what frameworks call a convolution) reads it as it is.
+
+    >>> ConvolutionMode.coerce("cross_correlation", op="op", field="f")
+    <ConvolutionMode.CROSS_CORRELATION: 1>
+    """
+
+    CONVOLUTION = 0
+    CROSS_CORRELATION = 1
+
+
+class ConvolutionDirection(DmlEnum):
+    """A ``DML_CONVOLUTION_DIRECTION``: FORWARD, or BACKWARD (the transposed convolution,
+    the forward one's adjoint: ``jax.lax.conv_transpose``, ONNX's ConvTranspose).
+
+    >>> ConvolutionDirection.coerce("DML_CONVOLUTION_DIRECTION_BACKWARD", op="op", field="f")
+    <ConvolutionDirection.BACKWARD: 1>
+    """
+
+    FORWARD = 0
+    BACKWARD = 1

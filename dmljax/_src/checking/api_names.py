@@ -20,8 +20,8 @@ def operator_api_names(kind: str) -> list[str]:
     :data:`dmljax.OPERATORS`' order.
 
     >>> operator_api_names("enums")
-    ['AxisDirection', 'DepthSpaceOrder', 'IsInfinityMode', 'RoundingMode', 'MatrixTransform',
-     'PaddingMode', 'ReduceFunction']
+    ['AxisDirection', 'ConvolutionMode', 'ConvolutionDirection', 'DepthSpaceOrder',
+     'IsInfinityMode', 'RoundingMode', 'MatrixTransform', 'PaddingMode', 'ReduceFunction']
     """
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],

@@ -15,6 +15,7 @@ import numpy as np
 
 __all__ = [
     "arg_extreme",
+    "convolution",
     "cumulative",
     "diagonal_matrix",
     "gather",
@@ -583,3 +584,73 @@ def arg_extreme(
                 best, best_value = k, value
         output[c] = best or 0
     return output
+
+
+def convolution(
+    x: np.ndarray,
+    w: np.ndarray,
+    b: np.ndarray | None = None,
+    *,
+    mode: str = "cross_correlation",
+    direction: str = "forward",
+    strides: Sequence[int],
+    dilations: Sequence[int],
+    start_padding: Sequence[int],
+    end_padding: Sequence[int],
+    output_padding: Sequence[int],
+    group_count: int = 1,
+    extra: Sequence[int] | None = None,
+) -> np.ndarray:
+    """CONVOLUTION by its definition, term by term in float64, rounded once to ``x``'s
+    type. Forward, output position ``o`` reads input position ``o * stride + k * dilation
+    - start`` for filter tap ``k``; backward, input position ``i`` adds into output
+    position ``i * stride + k * dilation - start``. CONVOLUTION mode reads the filter
+    mirrored. ``extra``: how much longer than its smallest size a backward output is."""
+    xs, ws = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    if mode == "convolution":
+        ws = ws[(builtins.slice(None),) * 2 + (builtins.slice(None, None, -1),) * (ws.ndim - 2)]
+    batch, channels, *in_sizes = xs.shape
+    taps = ws.shape[2:]
+    groups = group_count
+    per_group_in = channels // groups
+    extra = [0] * len(in_sizes) if extra is None else list(extra)
+
+    def window(j: int) -> int:
+        return (taps[j] - 1) * dilations[j] + 1
+
+    if direction == "forward":
+        out_channels = ws.shape[0]
+        per_group_out = out_channels // groups
+        sizes = [
+            (n + start_padding[j] + end_padding[j] - window(j)) // strides[j] + 1
+            for j, n in enumerate(in_sizes)
+        ]
+        out = np.zeros((batch, out_channels, *sizes))
+        for n, m, *o in itertools.product(range(batch), range(out_channels), *map(range, sizes)):
+            g = m // per_group_out
+            total = 0.0
+            for c, *k in itertools.product(range(per_group_in), *map(range, taps)):
+                at = [o[j] * strides[j] + k[j] * dilations[j] - start_padding[j]
+                      for j in range(len(o))]  # fmt: skip
+                if all(0 <= p < size for p, size in zip(at, in_sizes, strict=True)):
+                    total += xs[(n, g * per_group_in + c, *at)] * ws[(m, c, *k)]
+            out[(n, m, *o)] = total
+    else:
+        per_group_out = ws.shape[1]
+        out_channels = per_group_out * groups
+        sizes = [
+            (n - 1) * strides[j] + window(j) - start_padding[j] - end_padding[j] + extra[j]
+            for j, n in enumerate(in_sizes)
+        ]
+        out = np.zeros((batch, out_channels, *sizes))
+        for n, c, *i in itertools.product(range(batch), range(channels), *map(range, in_sizes)):
+            g = c // per_group_in
+            for m, *k in itertools.product(range(per_group_out), *map(range, taps)):
+                at = [i[j] * strides[j] + k[j] * dilations[j] - start_padding[j]
+                      for j in range(len(i))]  # fmt: skip
+                if all(0 <= p < size for p, size in zip(at, sizes, strict=True)):
+                    out[(n, g * per_group_out + m, *at)] += xs[(n, c, *i)] * ws[(c, m, *k)]
+    if b is not None:
+        out = out + np.asarray(b, np.float64).reshape(1, out_channels, *([1] * len(sizes)))
+    out = np.pad(out, [(0, 0), (0, 0), *((0, p) for p in output_padding)])
+    return out.astype(np.asarray(x).dtype)

@@ -5,6 +5,7 @@ import dataclasses
 import enum
 import json
 import pathlib
+import re
 import time
 import tracemalloc
 
@@ -79,6 +80,71 @@ _HALF_WINDOW_SUMS = np.array(
 )
 def test_directmls_example_models_print_what_directml_computes(name, printed):
     assert dml.load_dxdispatch(MODELS / name).run() == printed
+
+
+def test_directmls_image_model_writes_the_grayscale_image(tmp_path):
+    # image_io.json: chihuahua.jpg (1024x1024 RGB) scaled to 512x512, each component / 255,
+    # a 1x1 convolution with the luma weights, written as an 8-bit grayscale .png (clamped
+    # to [0, 1], times 255, truncated). The scaling is Pillow's bicubic (DxDispatch's is
+    # WIC's high-quality cubic); the arithmetic is computed here in float64.
+    image = pytest.importorskip("PIL.Image")
+    for name in ("image_io.json", "chihuahua.jpg"):
+        (tmp_path / name).write_bytes((MODELS / name).read_bytes())
+    assert dml.load_dxdispatch(tmp_path / "image_io.json").run() == []
+    with image.open(tmp_path / "output.png") as written:
+        assert (written.mode, written.size) == ("L", (512, 512))
+        got = np.asarray(written).astype(np.int64)
+    with image.open(MODELS / "chihuahua.jpg") as source:
+        scaled = source.convert("RGB").resize((512, 512), image.Resampling.BICUBIC)
+    rgb = np.asarray(scaled).astype(np.float32) / np.float32(255)
+    weights = np.array([0.2989, 0.5870, 0.1140], np.float32).astype(np.float64)
+    levels = np.clip(rgb.astype(np.float64) @ weights, 0, 1) * 255
+    want = np.floor(levels).astype(np.int64)
+    # float32 sums in another order may cross an integer level only where the float64 one
+    # is within float32's rounding of it.
+    near = np.abs(levels - np.round(levels)) < 1e-4
+    assert np.array_equal(got[~near], want[~near])
+    assert np.all(np.abs(got - want)[near] <= 1)
+
+
+def test_an_image_needs_pillow_and_says_which_extra(tmp_path, monkeypatch):
+    import sys
+
+    for name in ("image_io.json", "chihuahua.jpg"):
+        (tmp_path / name).write_bytes((MODELS / name).read_bytes())
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL raises ImportError
+    error = helpers.refused(lambda: dml.load_dxdispatch(tmp_path / "image_io.json"),
+                            field="resources.input.initialValues.sourcePath",
+                            match="image extra")  # fmt: skip
+    assert 'pip install "dmljax[image]"' in str(error)
+
+
+IMAGE_REFUSALS = {
+    "no resampleSize": ({"resampleSize": None}, "resources.input.resampleSize", "[1, C, H, W]"),
+    "one channel": ({"resampleSize": [1, 1, 8, 8]}, "resources.input.resampleSize", "C 3 (RGB)"),
+    "a batch of two": ({"resampleSize": [2, 3, 8, 8]}, "resources.input.resampleSize", "[1, C"),
+    "another mode": ({"resampleMode": "crop"}, "resources.input.resampleMode", "'scale'"),
+    "integers": ({"initialValuesDataType": "INT32"}, "resources.input.initialValuesDataType",
+                 "FLOAT32 or FLOAT16"),
+    "no image in the file": ({"initialValues": {"sourcePath": "broken.jpg"}},
+                             "resources.input.initialValues.sourcePath", "a readable .jpg"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("refusal", IMAGE_REFUSALS)
+def test_each_image_refusal_names_where_in_the_model(refusal, tmp_path):
+    pytest.importorskip("PIL.Image")
+    changes, where, fragment = IMAGE_REFUSALS[refusal]
+    model = json.loads((MODELS / "image_io.json").read_text())
+    for key, value in changes.items():  # None: the key left out
+        model["resources"]["input"][key] = value
+        if value is None:
+            del model["resources"]["input"][key]
+    (tmp_path / "chihuahua.jpg").write_bytes((MODELS / "chihuahua.jpg").read_bytes())
+    (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 not a jpeg")
+    (tmp_path / "m.json").write_text(json.dumps(model))
+    helpers.refused(lambda: dml.load_dxdispatch(tmp_path / "m.json"), field=where,
+                    match=re.escape(fragment))  # fmt: skip
 
 
 _A, _B = np.array([1, 2, 3], np.float32), np.array([5, 8, -5], np.float32)
@@ -316,11 +382,13 @@ REFUSALS = {
     "onnx": ((*OP, "type"), "onnx", "dispatchables.op.type", "ONNX"),
     "a serialized graph": ((*OP, "type"), "dmlSerializedGraph", "dispatchables.op.type",
                            "serialized-graph"),
-    "an image initializer": (("resources", "X", "initialValues"), {"sourcePath": "x.png"},
-                             "resources.X.initialValues.sourcePath", "no images"),
-    "an image file written": (("commands", 1), {"type": "writeFile", "resource": "Out",
-                                                "targetPath": "out.png"},
-                              "commands[1].targetPath", "no images"),
+    "an image initializer of no file": (("resources", "X", "initialValues"),
+                                        {"sourcePath": "x.png"},
+                                        "resources.X.initialValues.sourcePath", "a regular file"),
+    "an image of two channels written": (("commands", 1), {"type": "writeFile", "resource": "Out",
+                                                           "targetPath": "out.png",
+                                                           "dimensions": [1, 2, 1, 1]},
+                                         "commands[1].dimensions", "C 1 (grayscale)"),
     "an object for an integer": ((*OP, "desc", "Axis"), {"Float16": 1},
                                  "dispatchables.op.desc.Axis", "an integer"),
     "a constant graph node": (("dispatchables", "graph"), {"type": "DML_GRAPH_DESC", "desc": {

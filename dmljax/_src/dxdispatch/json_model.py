@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from dmljax._src import rules
 from dmljax._src.dtypes import DataType
 from dmljax.errors import InvalidArgumentError
 
@@ -18,10 +19,23 @@ __all__ = [
     "parse_data_type",
     "parse_model",
     "pascal_case",
+    "require_fits",
     "snake_case",
 ]
 
 OP = "load_dxdispatch"
+
+# Loading a resource holds up to this many copies of its bytes at once: its values, their
+# bytes, the buffer and the devices' copy.
+_COPIES = 4
+
+
+def require_fits(nbytes: int, where: str, given: str) -> None:
+    """Refuses a buffer whose copies exceed the devices' memory, before anything is
+    allocated: a model of a few bytes can ask for any size."""
+    rules.require_fits_memory(
+        nbytes * _COPIES, op=OP, field=where, given=f"{given}, {_COPIES} copies while loading"
+    )
 
 
 def model_error(

@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from dmljax._src.dxdispatch.dispatchables import BindPoint, Dispatchable, parse_dispatchables
+from dmljax._src.dxdispatch.images import IMAGE_SUFFIXES, write_image
 from dmljax._src.dxdispatch.json_model import OP, json_uint, model_error, parse_model
 from dmljax._src.dxdispatch.resources import Resource, parse_resource
 from dmljax._src.feature_levels import FeatureLevel
@@ -338,14 +339,17 @@ class DxDispatchModel:
         if not target.is_absolute():
             target = self._folder / target
         # The whole buffer, as DxDispatch writes it: .npy shaped by "dimensions" (else
-        # 1-D), any other file its raw bytes; images are DxDispatch's alone.
+        # 1-D), an image of "dimensions" [N, C, H, W], any other file its raw bytes.
         suffix = target.suffix.lower()
-        if suffix in (".png", ".jpg"):
-            raise model_error(
-                f"{where}.targetPath",
-                "a file that is not an image (dmljax writes no images)",
-                str(target),
-            )
+        if suffix in IMAGE_SUFFIXES:
+            resource = self._typed(command, where, "an image is written from values")
+            dimensions = command.get("dimensions", [])
+            if not isinstance(dimensions, list):
+                raise model_error(f"{where}.dimensions", "an array of sizes", repr(dimensions)[:80])
+            values, data_type = resource.values(), resource.data_type
+            _writing(target, f"{where}.targetPath", lambda: write_image(
+                target, values, data_type, dimensions, where))  # fmt: skip
+            return
         if suffix != ".npy":
             _writing(target, f"{where}.targetPath", lambda: target.write_bytes(resource.data))
             return
@@ -380,7 +384,7 @@ def _writing(target: pathlib.Path, where: str, write: Callable[[], Any]) -> None
         write()
     except OSError as error:
         raise model_error(
-            where, "a file dmljax can write", f"{target} ({error.strerror})"
+            where, "a file dmljax can write", f"{target} ({error.strerror or error})"
         ) from None
 
 

@@ -11,9 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from dmljax._src import rules
 from dmljax._src.dtypes import DataType
-from dmljax._src.dxdispatch.json_model import OP, json_uint, model_error, parse_data_type
+from dmljax._src.dxdispatch.images import IMAGE_SUFFIXES, read_image
+from dmljax._src.dxdispatch.json_model import (
+    json_uint,
+    model_error,
+    parse_data_type,
+    require_fits,
+)
 
 __all__ = ["Resource", "parse_resource"]
 
@@ -118,33 +123,25 @@ def _typed_array(values: list[Any], data_type: DataType, where: str) -> np.ndarr
     return np.array([_element(v, data_type, f"{where}[{i}]") for i, v in enumerate(values)], dtype)
 
 
-# Loading a resource holds up to this many copies of its bytes at once: its values, their
-# bytes, the buffer and the devices' copy.
-_COPIES = 4
-
-
-def _require_fits(nbytes: int, where: str, given: str) -> None:
-    """Refuses a buffer whose copies exceed the devices' memory, before anything is
-    allocated: a model of a few bytes can ask for any size."""
-    rules.require_fits_memory(
-        nbytes * _COPIES, op=OP, field=where, given=f"{given}, {_COPIES} copies while loading"
-    )
-
-
 def _count(spec: Mapping[str, Any], where: str, data_type: DataType) -> int:
     count = json_uint(spec.get("valueCount"), f"{where}.valueCount", 32)
-    _require_fits(count * data_type.dtype.itemsize, f"{where}.valueCount", f"{count} values")
+    require_fits(count * data_type.dtype.itemsize, f"{where}.valueCount", f"{count} values")
     return count
 
 
 def _initial_values(
-    spec: Any, data_type: DataType | None, where: str, folder: pathlib.Path
+    spec: Any,
+    data_type: DataType | None,
+    where: str,
+    folder: pathlib.Path,
+    resource: Mapping[str, Any],
 ) -> tuple[bytes, DataType | None]:
     """The initial values' bytes and their data type, from each of DxDispatch's
     initializers: an array (typed, or of ``{"type", "value"}`` objects without a data
     type), a constant, a sequence (each value the previous plus the delta, in the data
     type, as DxDispatch adds them), or a file (``.npy`` typed by its header, any other
-    file its raw bytes)."""
+    file its raw bytes, a ``.jpg`` or ``.png`` the image at the resource's
+    ``resampleSize``)."""
     at = f"{where}.initialValues"
 
     def typed() -> DataType:
@@ -188,26 +185,31 @@ def _initial_values(
         with np.errstate(over="ignore"):  # integers wrap, as C++'s += does
             return np.add.accumulate(steps, dtype=kind.dtype).tobytes(), kind
     if "sourcePath" in spec:
-        return _file_values(str(spec["sourcePath"]), data_type, f"{at}.sourcePath", folder)
+        source = str(spec["sourcePath"])
+        return _file_values(source, data_type, f"{at}.sourcePath", folder, resource)
     raise model_error(at, "value, valueStart or sourcePath", sorted(spec))
 
 
 def _file_values(
-    source: str, data_type: DataType | None, where: str, folder: pathlib.Path
+    source: str,
+    data_type: DataType | None,
+    where: str,
+    folder: pathlib.Path,
+    resource: Mapping[str, Any],
 ) -> tuple[bytes, DataType | None]:
     path = folder / source
     if not path.exists():  # DxDispatch tries the model's folder, then the working one
         path = pathlib.Path(source)
     suffix = path.suffix.lower()
-    if suffix in (".png", ".jpg", ".jpeg"):
-        raise model_error(where, "a .npy or raw data file (dmljax reads no images)", source)
     if not path.is_file():  # a device (/dev/zero), a folder or a pipe has no end to read
         raise model_error(where, "a regular file", source)
     try:
         size = path.stat().st_size
     except OSError as error:
         raise model_error(where, "a readable file", f"{source} ({error})") from None
-    _require_fits(size, where, source)
+    require_fits(size, where, source)
+    if suffix in IMAGE_SUFFIXES:
+        return read_image(path, data_type, resource, where), data_type
     try:
         if suffix != ".npy":
             if data_type is None:
@@ -244,7 +246,7 @@ def _parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     data_type = None
     if "initialValuesDataType" in spec:
         data_type = parse_data_type(spec["initialValuesDataType"], f"{where}.initialValuesDataType")
-    raw, data_type = _initial_values(spec["initialValues"], data_type, where, folder)
+    raw, data_type = _initial_values(spec["initialValues"], data_type, where, folder, spec)
     if not raw:
         raise model_error(f"{where}.initialValues", "at least one value", "none")
     offset = json_uint(
@@ -252,7 +254,7 @@ def _parse_resource(spec: Any, where: str, folder: pathlib.Path) -> Resource:
     )
     # DxDispatch: the initial values' size rounded up to 4 bytes, the offset not counted.
     size = json_uint(spec.get("sizeInBytes", (len(raw) + 3) & ~3), f"{where}.sizeInBytes")
-    _require_fits(size, f"{where}.sizeInBytes", f"{size} bytes")
+    require_fits(size, f"{where}.sizeInBytes", f"{size} bytes")
     if size < offset + len(raw):
         raise model_error(
             f"{where}.sizeInBytes",

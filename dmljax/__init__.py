@@ -99,6 +99,12 @@ if TYPE_CHECKING:
         ScaleBias as ScaleBias,
     )
     from dmljax._src.ops.element_wise_names import *  # noqa: F403
+    from dmljax._src.ops.fill_value import (
+        FillValueConstantOperatorDesc as FillValueConstantOperatorDesc,
+        FillValueSequenceOperatorDesc as FillValueSequenceOperatorDesc,
+        fill_value_constant as fill_value_constant,
+        fill_value_sequence as fill_value_sequence,
+    )
     from dmljax._src.ops.gather import GatherOperatorDesc as GatherOperatorDesc, gather as gather
     from dmljax._src.ops.gather_elements import (
         GatherElementsOperatorDesc as GatherElementsOperatorDesc,
@@ -260,6 +266,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "ElementWiseQuantizeLinearOperatorDesc",
     "ElementWiseQuantizedLinearAddOperatorDesc",
     "FeatureLevel",
+    "FillValueConstantOperatorDesc",
+    "FillValueSequenceOperatorDesc",
     "GatherElementsOperatorDesc",
     "GatherNd1OperatorDesc",
     "GatherNdOperatorDesc",
@@ -307,6 +315,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "dequantize_linear",
     "diagonal_matrix",
     "errors",
+    "fill_value_constant",
+    "fill_value_sequence",
     "from_strided_buffer",
     "gather",
     "gather_elements",

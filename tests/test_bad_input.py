@@ -1603,8 +1603,37 @@ def operator_rows(operator: dml.Operator) -> list[Case]:
         rows += row("any-64-bit-without-x64", op, f"{wide_label}.data_type",
                     without_x64(lambda: dml.compile_operator(wide_desc)),
                     fragments=X64_HINT)  # fmt: skip
+    if not operator.input_fields and op not in _HAND_WRITTEN_GENERATORS:
+        rows += generator_rows(operator)
     if operator.function is not None:
         rows += face_rows(operator)
+    return rows
+
+
+# DIAGONAL_MATRIX's rows are written out above; every other generator's come from here.
+_HAND_WRITTEN_GENERATORS = {DIAGONAL}
+
+
+def generator_rows(operator: dml.Operator) -> list[Case]:
+    """What a generator (an operator of no input) must refuse, from its support case: an
+    array passed to it, a level below its first, a rank its first level refuses."""
+    op = operator.desc_type.__name__
+    desc, _ = _valid_case(operator)
+    band = operator.support.bands[0]
+    first = band.since
+    below = max((level for level in FL if level < first), default=None)
+    output = band.tensors[operator.output_fields[0]]
+    rank = next(r for r in range(1, 9) if not output.allows_rank(r))
+    spoiled, label = _spoiled_output(operator, sizes=(1,) * rank)
+    rows = [
+        *eager_and_jit("any-generator-call-with-an-argument", op, "arguments",
+                       lambda x: compiled(desc)(x), f32(2), error=ArgumentTypeError),
+        *row("any-generator-output-of-a-rank-its-first-level-refuses", op, f"{label}.sizes",
+             lambda: dml.compile_operator(spoiled, feature_level=first)),
+    ]  # fmt: skip
+    if below is not None:
+        rows += row("any-generator-below-its-first-level", op, "feature_level",
+                    lambda: dml.compile_operator(desc, feature_level=below))  # fmt: skip
     return rows
 
 
@@ -1614,10 +1643,20 @@ def face_rows(operator: dml.Operator) -> list[Case]:
     checks = all_checks()[operator.name]
     assert checks.sweep is not None, operator.name
     drawn = checks.sweep(np.random.default_rng(0), checks.first_dtype)
+    name = f"dmljax.{operator.function.__name__}"
+    parameters = inspect.signature(operator.function).parameters
+    argument = next(iter(parameters))
+    if not drawn.batch[0]:  # a generator takes no array: its first argument, the shape
+        positional = [p for p in parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+        others = (1,) * (len(positional) - 1)
+        function = operator.function
+        return [
+            case._replace(any_element=True)
+            for case in eager_and_jit("any-shape-of-strings", name, argument,
+                                      lambda: function(("a", "b"), *others))
+        ]  # fmt: skip
     first, *rest = drawn.batch[0]
     strings = np.full(np.shape(first), "a")
-    name = f"dmljax.{operator.function.__name__}"
-    argument = next(iter(inspect.signature(operator.function).parameters))
     return [
         case._replace(any_element=True)
         for case in eager_and_jit("any-first-array-of-strings", name, argument,

@@ -90,6 +90,8 @@ def test_every_functional_face_exports_with_a_symbolic_batch(checks):
     runs, calls = [], []
     for seed, dtype in enumerate(checks.drawn(dtypes)):
         case = checks.sweep(np.random.default_rng(seed), dtype)
+        if not case.batch[0]:
+            pytest.skip("a generator takes no array: nothing has a batch to leave symbolic")
         stacked = [np.stack(arrays) for arrays in zip(*case.batch, strict=True)]
         specs = [jax.ShapeDtypeStruct((b, *a.shape[1:]), a.dtype) for a in stacked]
         batched = jax.vmap(case.fn)

@@ -69,6 +69,11 @@ _HALF_WINDOW_SUMS = np.array(
             [_printed("output", np.full(8, 8 * 0.5))],
         ),
         (
+            # 3.2 + i * 1.5 for five elements, in float32 as the operator computes it.
+            "dml_fill_value_sequence.json",
+            [_printed("Out", np.float32(3.2) + np.arange(5, dtype=np.float32) * np.float32(1.5))],
+        ),
+        (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
             [
                 "Resource 'input': " + ", ".join(f"{v:g}" for v in np.arange(1.0, 10.0)),
@@ -363,7 +368,7 @@ _DELETE = object()
 OP, BIND = ("dispatchables", "op"), ("commands", 0, "bindings")
 REFUSALS = {
     "hlsl": ((*OP, "type"), "hlsl", "dispatchables.op.type", "HLSL"),
-    "an operator dmljax lacks": ((*OP, "type"), "DML_OPERATOR_FILL_VALUE_SEQUENCE",
+    "an operator dmljax lacks": ((*OP, "type"), "DML_OPERATOR_UPSAMPLE_2D",
                                  "dispatchables.op.type", "implements"),
     "owned, not bound at initialization": ((*OP, "desc", "InputTensor", "Flags"), "OWNED_BY_DML",
                                            "dispatchables.op.bindings.InputTensor",

@@ -102,6 +102,9 @@ def test_every_face_is_a_node_that_computes_what_the_face_does(operator):
     built = []
     for seed in range(40):
         drawn = checks.sweep(np.random.default_rng(seed), checks.first_dtype)
+        if not drawn.batch[0]:
+            pytest.skip("a generator takes no tensor: GraphBuilder's method of the face adds "
+                        "it (tests/test_fill_value.py)")  # fmt: skip
         g = dml.GraphBuilder()
         try:
             out = drawn.fn(*[g.input(a) for a in drawn.batch[0]])

@@ -251,6 +251,8 @@ def test_every_face_reads_big_endian_arrays_in_native_order(checks):
 )
 def test_every_face_refuses_arrays_jax_cannot_hold_naming_the_argument(checks, hostile, fragment):
     case, name = _first_argument(checks)
+    if not case.batch[0]:
+        pytest.skip("a generator takes no array (tests/test_bad_input.py: its shape's rows)")
     first, *rest = case.batch[0]
     with pytest.raises(ArgumentTypeError, match=fragment) as e:
         case.fn(hostile(first), *rest)

@@ -358,6 +358,8 @@ def test_every_face_vmapped_over_a_sharded_batch_runs_without_communication(mesh
         assert _collectives(nested.lower(x).compile()) != []
         pytest.skip(f"jax {jax.__version__} gathers its own function in a nested jit")
     case = checks.sweep(np.random.default_rng(3), checks.first_dtype, batch=BATCH)
+    if not case.batch[0]:
+        pytest.skip("a generator takes no array: there is no batch to shard")
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
     batched = jax.jit(jax.vmap(case.fn))
     placed = _place(mesh, stacked, (True,) * len(stacked))

@@ -52,6 +52,10 @@ class Case:
         min_separate_ratio: how many times faster than its nodes one by one a graph
             must be: 1 (faster at all), or more where fusion must pay (8 element-wise
             nodes: 4).
+        relative_tolerance: how far dmljax's and jnp's outputs may be apart, relative
+            to jnp's largest magnitude: 0 (equal bits) except for a sum whose order the
+            backend's autotuner picks per program (a transposed convolution on a GPU:
+            cuDNN's algorithms add in different orders), where both meet a bound.
         min_pct_of_copy: the least bandwidth, in % of the copy's over the same
             bytes, that dmljax must reach; None for no such target. It suits
             cases whose ideal bytes are what the hardware moves (row gathers,
@@ -80,6 +84,7 @@ class Case:
     more_work: bool = False
     separate_fn: Callable[..., Any] | None = None
     min_separate_ratio: float = 1.0
+    relative_tolerance: float = 0.0
 
     def __post_init__(self) -> None:
         if len(self.donate_argnums) > 1:

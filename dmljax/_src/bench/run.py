@@ -129,7 +129,7 @@ def _measure(
 
     ours = compiled["dmljax"](*_fresh(args, donated))
     theirs = compiled["jnp"](*_fresh(args, donated))
-    difference = _difference(ours, theirs)
+    difference = _difference(ours, theirs, case.relative_tolerance)
     if difference:
         return dataclasses.replace(result, error=difference)
     if donated is not None and shape_of(ours) != shape_of(args[donated]):
@@ -196,15 +196,23 @@ def _same_values(ours: np.ndarray, theirs: np.ndarray) -> bool:
     return ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=nan_aware)
 
 
-def _difference(ours: Any, theirs: Any) -> str:
-    """How dmljax's output (an array, or a tuple of them: SPLIT) differs from jnp's."""
+def _apart(a: Any, b: Any, tolerance: float) -> Any:
+    """Where ``a`` is not ``b`` (beyond ``tolerance`` times ``b``'s largest magnitude)."""
+    if not tolerance:
+        return a != b
+    return jnp.abs(a - b) > tolerance * jnp.max(jnp.abs(b))
+
+
+def _difference(ours: Any, theirs: Any, tolerance: float = 0.0) -> str:
+    """How dmljax's output (an array, or a tuple of them: SPLIT) differs from jnp's:
+    anywhere, or (``tolerance``) by more than that times jnp's largest magnitude."""
     ours_leaves, theirs_leaves = jax.tree.leaves(ours), jax.tree.leaves(theirs)
     ours_shapes = [shape_of(x) for x in ours_leaves]
     theirs_shapes = [shape_of(x) for x in theirs_leaves]
     if ours_shapes != theirs_shapes:
         return f"dmljax gives {', '.join(ours_shapes)}, jnp gives {', '.join(theirs_shapes)}"
     mismatches = sum(
-        int(jnp.sum((a != b) & ~(_is_nan(a) & _is_nan(b))))  # NaN where jnp has NaN
+        int(jnp.sum((_apart(a, b, tolerance)) & ~(_is_nan(a) & _is_nan(b))))  # NaN where jnp's
         for a, b in zip(ours_leaves, theirs_leaves, strict=True)
         if not bool(jnp.array_equal(a, b, equal_nan=True))
     )

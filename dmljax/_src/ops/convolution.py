@@ -158,45 +158,48 @@ def convolution_lowering(
     activation: Any = None,
     allow_half_precision: bool = False,
 ) -> jax.Array:
-    """The one implementation, shared by both faces: one ``conv_general_dilated`` into the
-    accumulator type (backward: over the input dilated by the strides, with the filter
-    flipped and its channels swapped, which is the forward convolution's adjoint), then
-    the bias, the activation and the output padding, rounded once."""
+    """The one implementation, shared by both faces: one convolution into the accumulator
+    type, then the bias, the activation and the output padding, rounded once. Backward
+    is the adjoint: a convolution of the stride-dilated input with the filter flipped and
+    its channels swapped (negative padding crops), :func:`jax.lax.conv_transpose` itself
+    where there is one group."""
     g = geometry
     spatial = tuple(range(2, x.ndim))
-    windows = g.windows(w.shape)
-    flip = g.mode is ConvolutionMode.CONVOLUTION
+    # Channels first throughout; the filter {O, I, spatial...} as the forward one's.
+    specs = lax.ConvDimensionNumbers((0, 1, *spatial), (0, 1, *spatial), (0, 1, *spatial))
+    flipped = g.mode is ConvolutionMode.CONVOLUTION
+    wide = accumulator(x.dtype)
+    common: dict[str, Any] = {
+        "rhs_dilation": g.dilations,
+        "dimension_numbers": specs,
+        "precision": lax.Precision.DEFAULT if allow_half_precision else lax.Precision.HIGHEST,
+        "preferred_element_type": wide,
+    }
     if g.direction is ConvolutionDirection.FORWARD:
         padding = tuple(zip(g.start_padding, g.end_padding, strict=True))
-        lhs_dilation = None
-        strides = g.strides
+        w = lax.rev(w, spatial) if flipped else w
+        y = lax.conv_general_dilated(
+            x, w, g.strides, padding, feature_group_count=g.group_count, **common
+        )
     else:
-        # The adjoint of a cross-correlation is a cross-correlation of the stride-dilated
-        # input with the flipped filter; negative padding crops.
-        flip = not flip
-        w = _grouped_transpose(w, g.group_count)
         padding = tuple(
             (window - 1 - start, window - 1 - end + extra)
             for window, start, end, extra in zip(
-                windows, g.start_padding, g.end_padding, g.extra, strict=True
+                g.windows(w.shape), g.start_padding, g.end_padding, g.extra, strict=True
             )
         )
-        lhs_dilation = g.strides
-        strides = (1,) * len(spatial)
-    if flip:
-        w = lax.rev(w, spatial)
-    wide = accumulator(x.dtype)
-    y = lax.conv_general_dilated(
-        x,
-        w,
-        window_strides=strides,
-        padding=padding,
-        lhs_dilation=lhs_dilation,
-        rhs_dilation=g.dilations,
-        feature_group_count=g.group_count,
-        precision=lax.Precision.DEFAULT if allow_half_precision else lax.Precision.HIGHEST,
-        preferred_element_type=wide,
-    )
+        if g.group_count == 1:
+            # The filter is the forward convolution's kernel, which transpose_kernel flips
+            # and swaps: the program a JAX user writes (CONVOLUTION mode pre-flips it).
+            w = lax.rev(w, spatial) if flipped else w
+            y = lax.conv_transpose(x, w, g.strides, padding, transpose_kernel=True, **common)
+        else:
+            w = _grouped_transpose(w, g.group_count)
+            w = w if flipped else lax.rev(w, spatial)
+            y = lax.conv_general_dilated(
+                x, w, (1,) * len(spatial), padding, lhs_dilation=g.strides,
+                feature_group_count=g.group_count, **common,
+            )  # fmt: skip
     if b is not None:
         y = y + b.astype(wide).reshape((1, -1) + (1,) * len(spatial))
     y = apply_fused_activation(y, activation).astype(x.dtype)

@@ -217,7 +217,18 @@ family's faces take them."""
 
 # --- The rules, written once for both faces ------------------------------------------------------
 
-_ARRAYS = ("strides", "dilations", "start_padding", "end_padding", "output_padding")
+_DEFAULTS = {"strides": 1, "dilations": 1, "start_padding": 0, "end_padding": 0,
+             "output_padding": 0}  # fmt: skip
+"""The per-dimension fields, and the entry each has where the functional face leaves it out."""
+_ARRAYS = tuple(_DEFAULTS)
+
+
+def _filled(given: Mapping[str, Any], spatial: int) -> dict[str, Any]:
+    """The five per-dimension fields, each left out (None) filled with its default."""
+    return {
+        name: (default,) * spatial if given[name] is None else given[name]
+        for name, default in _DEFAULTS.items()
+    }
 
 
 def output_shape(
@@ -229,7 +240,7 @@ def output_shape(
     fields: Mapping[str, Any],
 ) -> tuple[int, ...]:
     """The output's smallest shape (``extra`` 0) for a convolution of these shapes and
-    ``fields`` (mode, direction, the five arrays, group_count), after every rule they
+    ``fields`` (direction, the five arrays, group_count), after every rule they
     must meet; each error names ``names[role]`` (``"input_tensor.sizes"`` on the desc
     face, ``"x"`` on the functional one)."""
     rank = len(input_shape)
@@ -402,12 +413,10 @@ def _checked(
     if w.ndim != x.ndim:
         raise InvalidArgumentError(_OP, "filter", f"{x.ndim} dimensions, as x", f"shape {w.shape}")
     spatial = x.ndim - 2
+    given = {"strides": strides, "dilations": dilations, "start_padding": start_padding,
+             "end_padding": end_padding, "output_padding": output_padding}  # fmt: skip
     fields: dict[str, Any] = {
-        "strides": (1,) * spatial if strides is None else strides,
-        "dilations": (1,) * spatial if dilations is None else dilations,
-        "start_padding": (0,) * spatial if start_padding is None else start_padding,
-        "end_padding": (0,) * spatial if end_padding is None else end_padding,
-        "output_padding": (0,) * spatial if output_padding is None else output_padding,
+        **_filled(given, spatial),
         "group_count": group_count,
         "direction": ConvolutionDirection.coerce(direction, op=_OP, field="direction"),
     }
@@ -438,10 +447,7 @@ def _graph_node(call: NodeCall) -> Any:
         output_tensor=call.outputs[0],
         mode=statics["mode"],
         direction=statics["direction"],
-        **{
-            name: statics[name] or (default,) * (call.arrays["x"].dimension_count - 2)
-            for name, default in zip(_ARRAYS, (1, 1, 0, 0, 0), strict=True)
-        },
+        **_filled(statics, call.arrays["x"].dimension_count - 2),
         group_count=statics["group_count"],
     )
 

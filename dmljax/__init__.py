@@ -176,6 +176,11 @@ if TYPE_CHECKING:
     )
     from dmljax._src.ops.split import SplitOperatorDesc as SplitOperatorDesc, split as split
     from dmljax._src.ops.tile import TileOperatorDesc as TileOperatorDesc, tile as tile
+    from dmljax._src.ops.top_k import (
+        TopK1OperatorDesc as TopK1OperatorDesc,
+        TopKOperatorDesc as TopKOperatorDesc,
+        top_k as top_k,
+    )
     from dmljax._src.strides import (
         from_strided_buffer as from_strided_buffer,
         to_strided_buffer as to_strided_buffer,
@@ -303,6 +308,8 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "TensorDesc",
     "TensorFlags",
     "TileOperatorDesc",
+    "TopK1OperatorDesc",
+    "TopKOperatorDesc",
     "argmax",
     "argmin",
     "cast",
@@ -343,6 +350,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "space_to_depth",
     "split",
     "tile",
+    "top_k",
     "to_strided_buffer",
 ]
 if TYPE_CHECKING:

@@ -404,23 +404,32 @@ def run_onnx_node(op: str, x: np.ndarray, output_dtype: Any = None, **attrs: Any
 
 @functools.cache
 def onnx_session(
-    op: str, opset: int, attrs: tuple[Any, ...], dtypes: tuple[Any, ...], out: np.dtype[Any]
+    op: str,
+    opset: int,
+    attrs: tuple[Any, ...],
+    dtypes: tuple[Any, ...],
+    out: np.dtype[Any] | tuple[np.dtype[Any], ...],
 ) -> Any:
     """An onnxruntime CPU session of one node ``op`` at ``opset``, its inputs ``i0``,
-    ``i1``, ... of ``dtypes`` (any shape), its output ``y`` of ``out`` and its attributes
-    as sorted items (a cache key); skips the test where onnxruntime is missing. A type the
+    ``i1``, ... of ``dtypes`` (any shape), its output ``y`` of ``out`` (outputs ``y0``,
+    ``y1``, ... of a tuple of dtypes: TopK's values and indices) and its attributes as
+    sorted items (a cache key); skips the test where onnxruntime is missing. A type the
     operator does not take fails here (onnxruntime's InvalidGraph or NotImplemented)."""
     helper = pytest.importorskip("onnx.helper")
     ort = pytest.importorskip("onnxruntime")
     names = [f"i{k}" for k in range(len(dtypes))]
+    outs = {f"y{k}": t for k, t in enumerate(out)} if isinstance(out, tuple) else {"y": out}
     graph = helper.make_graph(
-        [helper.make_node(op, names, ["y"], **dict(attrs))],
+        [helper.make_node(op, names, list(outs), **dict(attrs))],
         op,
         [
             helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(t), None)
             for n, t in zip(names, dtypes, strict=True)
         ],
-        [helper.make_tensor_value_info("y", helper.np_dtype_to_tensor_dtype(out), None)],
+        [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(t), None)
+            for n, t in outs.items()
+        ],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
     options = ort.SessionOptions()

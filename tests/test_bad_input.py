@@ -1523,10 +1523,10 @@ TABLE: list[Case] = [
 # fmt: on
 
 
-def _spoiled_output(operator: dml.Operator, **changes: Any) -> tuple[Any, str]:
-    """The valid desc with its first output tensor changed, and that tensor's label."""
+def _spoiled_output(operator: dml.Operator, field: str, **changes: Any) -> tuple[Any, str]:
+    """The valid desc with output ``field`` changed (a tuple field: its first tensor), and
+    that tensor's label."""
     desc, _ = _valid_case(operator)
-    field = operator.output_fields[0]
     (label, tensor), *_ = contract.bound_tensors(desc, fields=(field,))
     spoiled = dml.TensorDesc(**{"data_type": tensor.data_type, "sizes": tensor.sizes, **changes})
     value = getattr(desc, field)
@@ -1534,9 +1534,9 @@ def _spoiled_output(operator: dml.Operator, **changes: Any) -> tuple[Any, str]:
     return dataclasses.replace(desc, **{field: value}), label
 
 
-def _unsupported_type(operator: dml.Operator) -> dml.DataType:
-    """A DataType the operator's first output never takes at the latest level."""
-    allowed = operator.support.bands[-1].tensors[operator.output_fields[0]].data_types
+def _unsupported_type(operator: dml.Operator, field: str) -> dml.DataType:
+    """A DataType the operator's output ``field`` never takes at the latest level."""
+    allowed = operator.support.bands[-1].tensors[field].data_types
     return next(t for t in T if t not in allowed and t is not T.UNKNOWN)
 
 
@@ -1586,17 +1586,21 @@ def operator_rows(operator: dml.Operator) -> list[Case]:
             rows += eager_and_jit(f"any-call-{field}-of-wrong-dtype", op, f"the {field} argument",
                                   lambda *arrays: compiled(build())(*arrays), *spoiled,
                                   fragments=("of dtype",))  # fmt: skip
-    if operator.input_fields:  # an output of no input may have any sizes
-        desc = _valid_case(operator)[0]
-        sizes = contract.bound_tensors(desc, fields=operator.output_fields[:1])[0][1].sizes
-        one_more, label = _spoiled_output(operator, sizes=(1, *sizes))
-        rows += [case._replace(any_element=True) for case in
-                 row("any-output-of-one-dimension-more", op, f"{label}.sizes",
-                     lambda: dml.compile_operator(one_more))]  # fmt: skip
-    data_type = _unsupported_type(operator)
-    wrong_type, label = _spoiled_output(operator, data_type=data_type)
-    rows += row("any-output-of-an-unsupported-type", op, f"{label}.data_type",
-                lambda: dml.compile_operator(wrong_type), fragments=(str(data_type),))  # fmt: skip
+    for number, field in enumerate(operator.output_fields):
+        # Each output (TOP_K's values and indices): the first keeps its rows' old ids.
+        output = "output" if number == 0 else field
+        if operator.input_fields:  # an output of no input may have any sizes
+            desc = _valid_case(operator)[0]
+            sizes = contract.bound_tensors(desc, fields=(field,))[0][1].sizes
+            one_more, label = _spoiled_output(operator, field, sizes=(1, *sizes))
+            rows += [case._replace(any_element=True) for case in
+                     row(f"any-{output}-of-one-dimension-more", op, f"{label}.sizes",
+                         lambda one_more=one_more: dml.compile_operator(one_more))]  # fmt: skip
+        data_type = _unsupported_type(operator, field)
+        wrong_type, label = _spoiled_output(operator, field, data_type=data_type)
+        rows += row(f"any-{output}-of-an-unsupported-type", op, f"{label}.data_type",
+                    lambda wrong_type=wrong_type: dml.compile_operator(wrong_type),
+                    fragments=(str(data_type),))  # fmt: skip
     x64 = _x64_case(operator)
     if x64 is not None:
         wide_desc, wide_label = x64
@@ -1624,7 +1628,7 @@ def generator_rows(operator: dml.Operator) -> list[Case]:
     below = max((level for level in FL if level < first), default=None)
     output = band.tensors[operator.output_fields[0]]
     rank = next(r for r in range(1, 9) if not output.allows_rank(r))
-    spoiled, label = _spoiled_output(operator, sizes=(1,) * rank)
+    spoiled, label = _spoiled_output(operator, operator.output_fields[0], sizes=(1,) * rank)
     rows = [
         *eager_and_jit("any-generator-call-with-an-argument", op, "arguments",
                        lambda x: compiled(desc)(x), f32(2), error=ArgumentTypeError),

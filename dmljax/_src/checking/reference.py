@@ -34,6 +34,7 @@ __all__ = [
     "split",
     "take",
     "tile",
+    "top_k",
     "write_strided",
 ]
 
@@ -345,6 +346,33 @@ def split(input: np.ndarray, sizes: int | Sequence[int], *, axis: int) -> list[n
         outputs.append(input[tuple(index)].copy())
         start += size
     return outputs
+
+
+def top_k(
+    input: np.ndarray, k: int, *, axis: int, largest: bool, index_dtype: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """TOP_K1 (TOP_K with ``largest``), as the pages say it: for each sequence along
+    ``axis``, its ``k`` largest elements largest first (smallest, smallest first), equal
+    ones by ascending index; a NaN before every number (the rule dmljax takes for the
+    pages' silence, ARGMAX's and ARGMIN's), ``-0.0`` equal to ``0.0``. The values are the
+    selected elements themselves, the indices counted from the sequence's start."""
+    input = np.moveaxis(np.asarray(input), axis, -1)
+    values = np.empty((*input.shape[:-1], k), input.dtype)
+    indices = np.empty((*input.shape[:-1], k), index_dtype)
+    for c in itertools.product(*(range(n) for n in input.shape[:-1])):
+        sequence = [element.item() for element in input[c]]
+        order = sorted(
+            range(len(sequence)),
+            key=lambda i: (
+                (0, 0, i)  # a NaN: first in either direction
+                if sequence[i] != sequence[i]
+                else (1, -sequence[i] if largest else sequence[i], i)
+            ),
+        )
+        for j, i in enumerate(order[:k]):
+            values[(*c, j)] = input[(*c, i)]
+            indices[(*c, j)] = i
+    return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
 
 
 def slice_grad(

@@ -62,6 +62,7 @@ __all__ = [
     "CheckResult",
     "SweepCase",
     "check_sweep_case",
+    "floating_outputs",
     "selftest",
     "within_ulps",
 ]
@@ -163,16 +164,30 @@ def _check_derivatives_agree(case: SweepCase) -> None:
         )
 
 
+def floating_outputs(result: Any) -> Any:
+    """The outputs of ``result`` that have derivatives: an array as it is, or of a tuple
+    its floating members (TOP_K's values, not its indices), one alone as an array.
+
+    >>> floating_outputs((jnp.ones(2), jnp.zeros(2, jnp.uint32))).dtype
+    dtype('float32')
+    """
+    if not isinstance(result, tuple | list):
+        return result
+    kept = tuple(y for y in result if jnp.issubdtype(y.dtype, jnp.floating))
+    return kept[0] if len(kept) == 1 else kept
+
+
 def _of_data(case: SweepCase) -> tuple[Callable[..., Any], tuple[jax.Array, ...]]:
     """``case.fn`` of its data operands alone (the others as the first draw has them),
-    and those operands of the first draw."""
+    with its outputs that have derivatives (:func:`floating_outputs`), and those operands
+    of the first draw."""
     args = case.batch[0]
 
     def f(*operands: jax.Array) -> Any:
         full: list[Any] = list(args)
         for position, operand in zip(case.linear_argnums, operands, strict=True):
             full[position] = operand
-        return case.fn(*full)
+        return floating_outputs(case.fn(*full))
 
     return f, tuple(jnp.asarray(args[i]) for i in case.linear_argnums)
 
@@ -235,8 +250,10 @@ def check_sweep_case(case: SweepCase) -> list[str]:
     checked = ["eager", "jit", "vmap"]
     linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
     out_dtypes = [np.asarray(y).dtype for y in jax.tree.leaves(case.expected[0])]
-    dtypes = linear_dtypes + out_dtypes
-    floats = all(jnp.issubdtype(d, jnp.floating) for d in dtypes)
+    # Derivatives of the floating outputs: TOP_K's indices beside its values have none.
+    floats = all(jnp.issubdtype(d, jnp.floating) for d in linear_dtypes) and any(
+        jnp.issubdtype(d, jnp.floating) for d in out_dtypes
+    )
     if linear_dtypes and floats and case.differentiable:
         (_check_derivatives if case.linear else _check_derivatives_agree)(case)
         checked.append("jvp+grad")

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         AxisDirection as AxisDirection,
         ConvolutionDirection as ConvolutionDirection,
         ConvolutionMode as ConvolutionMode,
+        InterpolationMode as InterpolationMode,
         MatrixTransform as MatrixTransform,
         ReduceFunction as ReduceFunction,
     )
@@ -135,6 +136,14 @@ if TYPE_CHECKING:
     from dmljax._src.ops.reduce import (
         ReduceOperatorDesc as ReduceOperatorDesc,
         reduce as reduce,
+    )
+    from dmljax._src.ops.resample import (
+        Resample1OperatorDesc as Resample1OperatorDesc,
+        Resample2OperatorDesc as Resample2OperatorDesc,
+        ResampleOperatorDesc as ResampleOperatorDesc,
+        Size2D as Size2D,
+        Upsample2dOperatorDesc as Upsample2dOperatorDesc,
+        resample as resample,
     )
     from dmljax._src.ops.reverse_subsequences import (
         ReverseSubsequencesOperatorDesc as ReverseSubsequencesOperatorDesc,
@@ -283,6 +292,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "GraphTensor",
     "InputGraphEdgeDesc",
     "IntermediateGraphEdgeDesc",
+    "InterpolationMode",
     "JoinOperatorDesc",
     "MatrixTransform",
     "OPERATORS",
@@ -295,6 +305,9 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "PaddingOperatorDesc",
     "ReduceFunction",
     "ReduceOperatorDesc",
+    "Resample1OperatorDesc",
+    "Resample2OperatorDesc",
+    "ResampleOperatorDesc",
     "ReverseSubsequencesOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterNdOperatorDesc",
@@ -302,6 +315,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "Slice1OperatorDesc",
     "SliceGradOperatorDesc",
     "SliceOperatorDesc",
+    "Size2D",
     "SpaceToDepth1OperatorDesc",
     "SpaceToDepthOperatorDesc",
     "SplitOperatorDesc",
@@ -310,6 +324,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "TileOperatorDesc",
     "TopK1OperatorDesc",
     "TopKOperatorDesc",
+    "Upsample2dOperatorDesc",
     "argmax",
     "argmin",
     "cast",
@@ -340,6 +355,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "quantize_linear",
     "quantized_linear_add",
     "reduce",
+    "resample",
     "reverse_subsequences",
     "scatter",
     "scatter_elements",

@@ -2,7 +2,6 @@
 operators, and each refusal naming where in the model it is."""
 
 import dataclasses
-import enum
 import json
 import pathlib
 import re
@@ -17,6 +16,7 @@ from dmljax._src import rules
 from dmljax._src.checking import doc_examples
 from dmljax._src.contract import Role, bound_tensors, tensor_fields
 from dmljax._src.dxdispatch.json_model import pascal_case
+from dmljax._src.enums import DmlEnum
 from tests import helpers
 
 MODELS = pathlib.Path(__file__).parent / "data" / "dxdispatch"
@@ -32,6 +32,16 @@ _NINE_AS_3X3 = np.arange(1.0, 10.0).reshape(3, 3)
 _HALF_WINDOW_SUMS = np.array(
     [0.5 * _NINE_AS_3X3[i : i + 2, j : j + 2].sum() for i in range(2) for j in range(2)]
 )
+
+
+def _bilinear_doubled(image):
+    """``image`` twice as tall and wide, each output pixel interpolated at its center's
+    input coordinate ``(y + 0.5) / 2 - 0.5`` (clamped at the edges, as np.interp does)."""
+    rows, cols = image.shape
+    ys = (np.arange(2 * rows) + 0.5) / 2 - 0.5
+    xs = (np.arange(2 * cols) + 0.5) / 2 - 0.5
+    across = np.array([np.interp(xs, np.arange(cols), row) for row in image])
+    return np.array([np.interp(ys, np.arange(rows), column) for column in across.T]).T
 
 
 @pytest.mark.parametrize(
@@ -72,6 +82,11 @@ _HALF_WINDOW_SUMS = np.array(
             # 3.2 + i * 1.5 for five elements, in float32 as the operator computes it.
             "dml_fill_value_sequence.json",
             [_printed("Out", np.float32(3.2) + np.arange(5, dtype=np.float32) * np.float32(1.5))],
+        ),
+        (
+            # 1 to 4 as 2x2, bilinear at half-pixel centers (y + 0.5) / 2 - 0.5, 4x4.
+            "dml_upsample_2d.json",
+            [_printed("output", _bilinear_doubled(np.arange(1.0, 5.0).reshape(2, 2)))],
         ),
         (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
@@ -368,7 +383,7 @@ _DELETE = object()
 OP, BIND = ("dispatchables", "op"), ("commands", 0, "bindings")
 REFUSALS = {
     "hlsl": ((*OP, "type"), "hlsl", "dispatchables.op.type", "HLSL"),
-    "an operator dmljax lacks": ((*OP, "type"), "DML_OPERATOR_UPSAMPLE_2D",
+    "an operator dmljax lacks": ((*OP, "type"), "DML_OPERATOR_ROI_ALIGN",
                                  "dispatchables.op.type", "implements"),
     "owned, not bound at initialization": ((*OP, "desc", "InputTensor", "Flags"), "OWNED_BY_DML",
                                            "dispatchables.op.bindings.InputTensor",
@@ -705,10 +720,10 @@ def desc_json(desc):
             # A DML_OPERATOR_DESC field (ADD1's FusedActivation): its type and its fields.
             name = _OPERATOR_OF_DESC[type(value)].name.removeprefix("DML_OPERATOR_")
             spec[key] = {"Type": name, **desc_json(value)}
-        elif isinstance(value, dml.ScaleBias):  # a C struct: an object of its fields
+        elif isinstance(value, dml.ScaleBias | dml.Size2D):  # a C struct: its fields
             spec[key] = {pascal_case(k): v for k, v in dataclasses.asdict(value).items()}
-        elif isinstance(value, enum.Enum):
-            spec[key] = f"DML_PADDING_MODE_{value.name}"
+        elif isinstance(value, DmlEnum):
+            spec[key] = f"{type(value).dml_name()}_{value.name}"
         elif isinstance(value, tuple):
             spec[key] = list(value)
         elif hasattr(desc, f"{field.name}_data_type"):  # a DML_SCALAR_UNION

@@ -25,6 +25,7 @@ __all__ = [
     "ConvolutionDirection",
     "ConvolutionMode",
     "DmlEnum",
+    "InterpolationMode",
     "MatrixTransform",
     "ReduceFunction",
 ]
@@ -151,3 +152,16 @@ class ConvolutionDirection(DmlEnum):
 
     FORWARD = 0
     BACKWARD = 1
+
+
+class InterpolationMode(DmlEnum):
+    """A ``DML_INTERPOLATION_MODE``: how UPSAMPLE_2D and the RESAMPLE operators read an
+    output element's input coordinate, NEAREST_NEIGHBOR (one input element) or LINEAR
+    (the two nearest elements along each resampled dimension, weighted by distance).
+
+    >>> InterpolationMode.coerce("DML_INTERPOLATION_MODE_LINEAR", op="op", field="f")
+    <InterpolationMode.LINEAR: 1>
+    """
+
+    NEAREST_NEIGHBOR = 0
+    LINEAR = 1

@@ -57,6 +57,7 @@ __all__ = [
     "IntTuple",
     "NotPlain",
     "Number",
+    "NumberTuple",
     "Static",
     "Symbolic",
     "is_concrete_array",
@@ -67,6 +68,7 @@ __all__ = [
 # --- Dispatch: the one call path ----------------------------------------------------------------
 
 _ONLY_INT = frozenset({int})
+_INT_OR_FLOAT = frozenset({int, float})
 # Types seen to be concrete JAX arrays: a set lookup is cheaper than isinstance.
 _CONCRETE_ARRAY_TYPES: set[type] = set()
 # The same and None's: the types a face of many arrays takes in one test (many_arrays).
@@ -488,6 +490,38 @@ class Number:
 
 
 @dataclasses.dataclass(frozen=True)
+class NumberTuple:
+    """A static tuple of real numbers (RESAMPLE's scales and pixel offsets), each as
+    :class:`Number` holds it; None too if ``optional``, a single number too if
+    ``or_number`` (the same for every dimension)."""
+
+    name: str
+    optional: bool = False
+    or_number: bool = False
+
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        kind = type(value)
+        if kind is tuple and _INT_OR_FLOAT.issuperset(map(type, value)):
+            return tuple(exact_float(v) if isinstance(v, float) else v for v in value)
+        if (self.optional and value is None) or (self.or_number and kind in _INT_OR_FLOAT):
+            return exact_float(value) if isinstance(value, float) else value
+        raise NotPlain
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        if self.optional and value is None:
+            return None
+        if self.or_number and (np.ndim(value) == 0 and not isinstance(value, str | bytes)):
+            return static_number(value, op=op, field=self.name)
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+            expected = "a number or a tuple of numbers" if self.or_number else "a tuple of numbers"
+            raise ArgumentTypeError(op, self.name, expected, repr(value)[:80])
+        return tuple(
+            static_number(v, op=op, field=f"{self.name}[{i}]") for i, v in enumerate(value)
+        )
+
+
+@dataclasses.dataclass(frozen=True)
 class DType:
     """A static dtype, as a NumPy dtype: a dtype, a scalar type (``jnp.float16``,
     ``np.int8``) or a name; Python's ``bool``, ``int`` and ``float`` mean JAX's
@@ -539,7 +573,7 @@ _DTYPE_BY_ID: dict[int, np.dtype[Any]] = {
 }  # fmt: skip
 
 
-Static = Axis | Int | IntTuple | Bool | Choice | Number | DType
+Static = Axis | Int | IntTuple | Bool | Choice | Number | NumberTuple | DType
 
 
 def _is_key_array(x: Any) -> bool:

@@ -10,6 +10,7 @@ array's dtype. Each rule is written once here.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import jax.numpy as jnp
@@ -23,6 +24,7 @@ __all__ = [
     "data_type_attribute",
     "exact_value",
     "float32_attribute",
+    "float32_tuple_attribute",
     "require_union_type",
     "truncated_value",
     "value_in",
@@ -42,6 +44,19 @@ def float32_attribute(value: Any, *, op: str, field: str) -> float:
         raise InvalidArgumentError(op, field, "a number a FLOAT can hold", repr(number)) from None
     with np.errstate(over="ignore"):  # C rounds beyond float32's range to infinity too
         return exact_float(float(np.float32(as_float)))
+
+
+def float32_tuple_attribute(values: Any, *, op: str, field: str) -> tuple[float, ...]:
+    """A C ``FLOAT`` array field (RESAMPLE1's ``Scales``): each number rounded to float32.
+
+    >>> float32_tuple_attribute([2, 0.5], op="Desc", field="scales")
+    (2.0, 0.5)
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
+        raise InvalidArgumentError(op, field, "a sequence of numbers", repr(values)[:80])
+    return tuple(
+        float32_attribute(value, op=op, field=f"{field}[{i}]") for i, value in enumerate(values)
+    )
 
 
 def data_type_attribute(value: Any, *, op: str, field: str) -> DataType:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ __all__ = [
     "one_hot",
     "pad",
     "read_strided",
+    "resample",
     "reverse_subsequences",
     "scatter",
     "scatter_nd",
@@ -346,6 +348,60 @@ def split(input: np.ndarray, sizes: int | Sequence[int], *, axis: int) -> list[n
         outputs.append(input[tuple(index)].copy())
         start += size
     return outputs
+
+
+def resample(
+    input: np.ndarray,
+    shape: Sequence[int],
+    *,
+    scales: Sequence[float],
+    input_offsets: Sequence[float],
+    output_offsets: Sequence[float],
+    linear: bool,
+    rounding: str = "nearest",
+) -> np.ndarray:
+    """UPSAMPLE_2D, RESAMPLE, RESAMPLE1 and RESAMPLE2, as the pages say it (and dmljax
+    reads where they are silent): output element ``c`` reads the input at coordinate
+    ``(c[d] - output_offsets[d]) / scales[d] - input_offsets[d]`` along each dimension,
+    in float32 (the pages' FLOAT fields), clamped into the input. Nearest: that
+    coordinate rounded (``"nearest"``: to the nearest, a tie down; ``"floor"``;
+    ``"ceil"``). Linear: the sum over the 2**d corners of the products of each
+    dimension's weights (an exact coordinate's corner alone), in float64, rounded once
+    (an integer type truncated toward zero)."""
+    input = np.asarray(input)
+    f32 = np.float32
+    output = np.empty(tuple(shape), input.dtype)
+    wide = np.issubdtype(input.dtype, np.integer)
+    for c in itertools.product(*(range(n) for n in shape)):
+        per_axis = []
+        for d, n in enumerate(input.shape):
+            with np.errstate(over="ignore"):
+                x = (f32(c[d]) - f32(output_offsets[d])) / f32(scales[d]) - f32(input_offsets[d])
+            x = float(x)
+            if not linear:
+                i = {"nearest": math.ceil(x - 0.5) if math.isfinite(x) else x,
+                     "floor": math.floor(x) if math.isfinite(x) else x,
+                     "ceil": math.ceil(x) if math.isfinite(x) else x}[rounding]  # fmt: skip
+                per_axis.append([(int(min(max(i, 0), n - 1)), 1.0)])
+                continue
+            x = min(max(x, 0.0), n - 1.0)
+            low = math.floor(x)
+            weight = x - low
+            corners = [(low, 1.0 - weight)]
+            if weight:
+                corners.append((min(low + 1, n - 1), weight))
+            per_axis.append(corners)
+        total = 0.0
+        for corner in itertools.product(*per_axis):
+            factor = math.prod(w for _, w in corner)
+            total += factor * float(input[tuple(i for i, _ in corner)])
+        if not linear:
+            output[c] = input[tuple(i for i, _ in next(itertools.product(*per_axis)))]
+        elif wide:
+            output[c] = math.trunc(total)
+        else:
+            output[c] = np.array(total, np.float64).astype(input.dtype)
+    return output
 
 
 def top_k(

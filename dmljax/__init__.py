@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         ConvolutionMode as ConvolutionMode,
         InterpolationMode as InterpolationMode,
         MatrixTransform as MatrixTransform,
+        RecurrentNetworkDirection as RecurrentNetworkDirection,
         ReduceFunction as ReduceFunction,
     )
     from dmljax._src.feature_levels import FeatureLevel as FeatureLevel
@@ -133,6 +134,7 @@ if TYPE_CHECKING:
         quantize_linear as quantize_linear,
         quantized_linear_add as quantized_linear_add,
     )
+    from dmljax._src.ops.recurrent import RnnOperatorDesc as RnnOperatorDesc, rnn as rnn
     from dmljax._src.ops.reduce import (
         ReduceOperatorDesc as ReduceOperatorDesc,
         reduce as reduce,
@@ -303,12 +305,14 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "Padding1OperatorDesc",
     "PaddingMode",
     "PaddingOperatorDesc",
+    "RecurrentNetworkDirection",
     "ReduceFunction",
     "ReduceOperatorDesc",
     "Resample1OperatorDesc",
     "Resample2OperatorDesc",
     "ResampleOperatorDesc",
     "ReverseSubsequencesOperatorDesc",
+    "RnnOperatorDesc",
     "ScatterElementsOperatorDesc",
     "ScatterNdOperatorDesc",
     "ScatterOperatorDesc",
@@ -357,6 +361,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "reduce",
     "resample",
     "reverse_subsequences",
+    "rnn",
     "scatter",
     "scatter_elements",
     "scatter_nd",

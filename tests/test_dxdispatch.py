@@ -44,6 +44,14 @@ def _bilinear_doubled(image):
     return np.array([np.interp(ys, np.arange(rows), column) for column in across.T]).T
 
 
+def _rnn_one_step():
+    """dml_rnn.json's output: inputs 1..32 as 8 x 4, weights 1 + 0.4 i as 2 x 5 x 4, in
+    float32 as the resources hold them; the single output (direction, batch, unit)."""
+    x = np.arange(1, 33, dtype=np.float32).reshape(8, 4)
+    w = (np.float32(1) + np.arange(40, dtype=np.float32) * np.float32(0.4)).reshape(2, 5, 4)
+    return np.einsum("dhi,bi->dbh", w.astype(np.float64), x.astype(np.float64))
+
+
 @pytest.mark.parametrize(
     ("name", "printed"),
     [
@@ -87,6 +95,12 @@ def _bilinear_doubled(image):
             # 1 to 4 as 2x2, bilinear at half-pixel centers (y + 0.5) / 2 - 0.5, 4x4.
             "dml_upsample_2d.json",
             [_printed("output", _bilinear_doubled(np.arange(1.0, 5.0).reshape(2, 2)))],
+        ),
+        (
+            # One step of a bidirectional RNN from a zero state: each direction's ELU of
+            # W x (ELU is the identity on these positive sums); R never applies.
+            "dml_rnn.json",
+            [_printed("output", _rnn_one_step())],
         ),
         (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
@@ -711,6 +725,14 @@ def desc_json(desc):
             continue
         if isinstance(value, dml.TensorDesc):
             spec[key] = tensor_json(value)
+        elif isinstance(value, tuple) and value and type(value[0]) in _OPERATOR_OF_DESC:
+            # A DML_OPERATOR_DESC array (RNN's ActivationDescs): each its type and fields.
+            spec[key] = [
+                {"Type": _OPERATOR_OF_DESC[type(v)].name.removeprefix("DML_OPERATOR_"),
+                 **desc_json(v)}
+                for v in value
+            ]  # fmt: skip
+            spec[key.removesuffix("s") + "Count"] = len(value)
         elif isinstance(value, tuple) and value and isinstance(value[0], dml.TensorDesc):
             spec[key] = [tensor_json(t) for t in value]
             spec[key.replace("Tensors", "Count")] = len(value)

@@ -27,6 +27,7 @@ __all__ = [
     "DmlEnum",
     "InterpolationMode",
     "MatrixTransform",
+    "RecurrentNetworkDirection",
     "ReduceFunction",
 ]
 
@@ -165,3 +166,17 @@ class InterpolationMode(DmlEnum):
 
     NEAREST_NEIGHBOR = 0
     LINEAR = 1
+
+
+class RecurrentNetworkDirection(DmlEnum):
+    """A ``DML_RECURRENT_NETWORK_DIRECTION``: which way RNN, LSTM and GRU run over the
+    sequence: FORWARD (``t = 0, 1, ...``), BACKWARD (from each sequence's last element
+    back), or BIDIRECTIONAL (both, each with its own weights).
+
+    >>> RecurrentNetworkDirection.coerce("bidirectional", op="op", field="f")
+    <RecurrentNetworkDirection.BIDIRECTIONAL: 2>
+    """
+
+    FORWARD = 0
+    BACKWARD = 1
+    BIDIRECTIONAL = 2

@@ -48,6 +48,7 @@ __all__ = [
     "Axis",
     "Bool",
     "Choice",
+    "Coerced",
     "DType",
     "Data",
     "Dispatch",
@@ -315,6 +316,8 @@ class Indices(Data):
         # warns, unless they are NumPy ones whose values fit 32 bits: narrowed here, in
         # place of the exception and a second pass through the call.
         kind = type(x)
+        if kind is type(None) and self.optional:
+            return None
         if kind in _CONCRETE_ARRAY_TYPES:
             if x.dtype.itemsize < 8 or x64_enabled():
                 return x
@@ -328,6 +331,8 @@ class Indices(Data):
         raise NotPlain
 
     def coerce(self, x: Any, *, op: str) -> Any:
+        if x is None and self.optional:
+            return None
         return as_index_array(x, op=op, field=self.name)
 
 
@@ -522,6 +527,29 @@ class NumberTuple:
 
 
 @dataclasses.dataclass(frozen=True)
+class Coerced:
+    """A static value of a kind a desc field also takes, coerced as that field is (RNN's
+    activation descs); None too if ``optional``. Its values must be hashable."""
+
+    name: str
+    coerce_value: Callable[..., Any]
+    plain: Callable[[Any], bool]
+    """Whether a value is already as ``coerce_value`` returns it (the fast path's test)."""
+    optional: bool = False
+
+    def fast(self, value: Any, args: tuple[Any, ...]) -> Any:
+        if (value is None and self.optional) or self.plain(value):
+            return value
+        raise NotPlain
+
+    def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        del arrays
+        if value is None and self.optional:
+            return None
+        return self.coerce_value(value, op=op, field=self.name)
+
+
+@dataclasses.dataclass(frozen=True)
 class DType:
     """A static dtype, as a NumPy dtype: a dtype, a scalar type (``jnp.float16``,
     ``np.int8``) or a name; Python's ``bool``, ``int`` and ``float`` mean JAX's
@@ -573,7 +601,7 @@ _DTYPE_BY_ID: dict[int, np.dtype[Any]] = {
 }  # fmt: skip
 
 
-Static = Axis | Int | IntTuple | Bool | Choice | Number | NumberTuple | DType
+Static = Axis | Int | IntTuple | Bool | Choice | Number | NumberTuple | Coerced | DType
 
 
 def _is_key_array(x: Any) -> bool:

@@ -22,7 +22,7 @@ def operator_api_names(kind: str) -> list[str]:
     >>> operator_api_names("enums")
     ['AxisDirection', 'ConvolutionMode', 'ConvolutionDirection', 'DepthSpaceOrder',
      'IsInfinityMode', 'RoundingMode', 'MatrixTransform', 'PaddingMode', 'ReduceFunction',
-     'InterpolationMode']
+     'InterpolationMode', 'RecurrentNetworkDirection']
     """
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],

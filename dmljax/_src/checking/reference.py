@@ -28,6 +28,7 @@ __all__ = [
     "read_strided",
     "resample",
     "reverse_subsequences",
+    "rnn",
     "scatter",
     "scatter_nd",
     "slice",
@@ -402,6 +403,42 @@ def resample(
         else:
             output[c] = np.array(total, np.float64).astype(input.dtype)
     return output
+
+
+def rnn(
+    x: np.ndarray,
+    w: np.ndarray,
+    r: np.ndarray,
+    b: np.ndarray | None,
+    h0: np.ndarray | None,
+    lengths: np.ndarray | None,
+    *,
+    activations: Sequence[Any],
+    backward: Sequence[bool],
+) -> tuple[np.ndarray, np.ndarray]:
+    """RNN, as the page's equations say it, in ONNX's layout (``x`` ``(T, B, I)``, ``w``
+    ``(D, H, I)``, ``r`` ``(D, H, H)``, ``b`` ``(D, 2H)``, ``h0`` ``(D, B, H)``):
+    ``H_t = f(X_t W^T + H_(t-1) R^T + W_b + R_b)`` for each direction ``d`` and batch
+    element, its steps ``0 .. L - 1`` (``L - 1`` down to 0 backward) for its length
+    ``L``, later outputs 0; ``f`` is ``activations[d]``, a NumPy function. In float64,
+    rounded once to ``x``'s type."""
+    steps, batch, _ = x.shape
+    directions, hidden, _ = w.shape
+    f64 = np.float64
+    y = np.zeros((steps, directions, batch, hidden), f64)
+    y_h = np.zeros((directions, batch, hidden), f64)
+    for d in range(directions):
+        bias = np.zeros(hidden) if b is None else b[d, :hidden].astype(f64) + b[d, hidden:]
+        for n in range(batch):
+            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
+            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
+            order = range(length - 1, -1, -1) if backward[d] else range(length)
+            for t in order:
+                pre = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
+                h = activations[d](pre)
+                y[t, d, n] = h
+            y_h[d, n] = h
+    return y.astype(x.dtype), y_h.astype(x.dtype)
 
 
 def top_k(

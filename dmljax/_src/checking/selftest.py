@@ -143,21 +143,22 @@ def _check_derivatives_agree(case: SweepCase) -> None:
         jnp.asarray(rng.integers(-3, 3, size=p.shape, endpoint=True), p.dtype) for p in primals
     )
     out, tangent_out = jax.jvp(f, primals, tangents)
-    cotangent = jnp.asarray(rng.integers(-3, 3, size=out.shape, endpoint=True), out.dtype)
+    # Each output (a tuple's too: RNN's sequence and last state) paired with a cotangent.
+    cotangent = jax.tree.map(
+        lambda y: jnp.asarray(rng.integers(-3, 3, size=y.shape, endpoint=True), y.dtype), out
+    )
     _, pullback = jax.vjp(jax.jit(f), *primals)
     backward = pullback(cotangent)
-    forward_sum = float(
-        np.sum(np.asarray(tangent_out, np.float64) * np.asarray(cotangent, np.float64))
-    )
+    pairs = list(zip(jax.tree.leaves(tangent_out), jax.tree.leaves(cotangent), strict=True))
+    terms = [np.asarray(t, np.float64) * np.asarray(c, np.float64) for t, c in pairs]
+    forward_sum = float(sum(np.sum(term) for term in terms))
     backward_sum = sum(
         float(np.sum(np.asarray(t, np.float64) * np.asarray(g, np.float64)))
         for t, g in zip(tangents, backward, strict=True)
     )
     # Both sums round each term once in the operands' type: a few ulps of their magnitude.
-    magnitude = float(
-        np.sum(np.abs(np.asarray(tangent_out, np.float64) * np.asarray(cotangent, np.float64)))
-    )
-    ulp = float(jnp.finfo(out.dtype).eps)
+    magnitude = float(sum(np.sum(np.abs(term)) for term in terms))
+    ulp = float(jnp.finfo(jax.tree.leaves(out)[0].dtype).eps)
     if not np.isclose(forward_sum, backward_sum, rtol=0, atol=8 * ulp * max(magnitude, 1.0)):
         raise AssertionError(
             f"jvp and vjp disagree: <J t, c> = {forward_sum}, <t, J^T c> = {backward_sum}"

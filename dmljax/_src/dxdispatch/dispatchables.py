@@ -179,6 +179,20 @@ def desc_of(operator: Operator[Any], spec: Any, where: str) -> Any:
                 nested = _operator(value["Type"], f"{where}.{key}.Type")
                 rest = {k: v for k, v in value.items() if k != "Type"}
                 kwargs[name] = desc_of(nested, rest, f"{where}.{key}")
+            elif (
+                isinstance(value, list)
+                and value
+                and all(isinstance(v, Mapping) and "Type" in v for v in value)
+            ):
+                # A DML_OPERATOR_DESC array (RNN's ActivationDescs): each its type's desc.
+                kwargs[name] = tuple(
+                    desc_of(
+                        _operator(v["Type"], f"{where}.{key}[{i}].Type"),
+                        {k: x for k, x in v.items() if k != "Type"},
+                        f"{where}.{key}[{i}]",
+                    )
+                    for i, v in enumerate(value)
+                )
             else:
                 kwargs[name] = _attribute(value)
         elif key.endswith("Count"):

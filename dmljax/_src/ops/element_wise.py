@@ -61,6 +61,7 @@ __all__ = [
     "ScaleBias",
     "apply_fused_activation",
     "apply_scale_bias",
+    "check_activation",
     "check_fused_activation",
     "face_dtypes",
     "fused_activation_attribute",
@@ -169,9 +170,15 @@ def check_fused_activation(desc: Any, *, op: str, level: FL) -> None:
             f"None for {data_type} outputs (a fused activation needs FLOAT16 or FLOAT32)",
             type(activation).__name__,
         )
-    fused_row = _ROW_OF_DESC[type(activation)]
-    if fused_row.check is not None:
-        fused_row.check(activation, f"{op}.fused_activation", level)
+    check_activation(activation, "fused_activation", op=op, level=level)
+
+
+def check_activation(activation: Any, field: str, *, op: str, level: FL) -> None:
+    """The rules of an activation desc another operator holds (ADD1's fused activation,
+    RNN's activation descs) at ``level``: its row's own checks, if it has any."""
+    row = _ROW_OF_DESC[type(activation)]
+    if row.check is not None:
+        row.check(activation, f"{op}.{field}", level)
 
 
 def apply_fused_activation(y: jax.Array, activation: Any) -> jax.Array:

@@ -86,8 +86,11 @@ def test_both_faces_are_the_reference(dtype, sizes, direction, optional, relu, r
             direction=dml.RecurrentNetworkDirection[direction.upper()],
         )
         y, y_h = dml.compile_operator(desc)(*(a for a in arrays.values() if a is not None))
-        np.testing.assert_array_equal(y, got[0])
-        np.testing.assert_array_equal(y_h[0], got[1])
+        # Within the bound too: a GPU compiles the desc's program (its leading 1s) into
+        # other kernels than the face's, whose last bits may differ.
+        for g, e in zip((y, y_h[0]), got, strict=True):
+            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(e, np.float64),
+                                       rtol=bound, atol=bound)  # fmt: skip
 
 
 def test_a_sequence_stops_at_its_length_in_both_directions():

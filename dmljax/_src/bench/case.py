@@ -129,6 +129,9 @@ class EagerCase:
             those indices as a NumPy int64 array (NumPy's default integers),
             against the jnp call with the same array (both pay its copy to the
             device), to at most ``target_ratio`` times its cost.
+        desc_operands: the desc face's operands from the operands, where its layout
+            differs (RNN's desc holds ONNX's arrays with a leading 1), computed once
+            before timing; None: the same operands.
     """
 
     name: str
@@ -139,3 +142,8 @@ class EagerCase:
     jnp_fn: Callable[..., Any]
     target_ratio: float = 1.1
     numpy_indices: int | None = None
+    desc_operands: Callable[..., tuple[jax.Array, ...]] | None = None
+
+    def operands_of_desc(self, args: tuple[jax.Array, ...]) -> tuple[jax.Array, ...]:
+        """The operands the desc face is built for and called with."""
+        return args if self.desc_operands is None else self.desc_operands(*args)

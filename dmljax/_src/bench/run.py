@@ -247,8 +247,9 @@ def _measure_eager(
     case: EagerCase, key: jax.Array, result: EagerResult, settings: Settings, progress: Progress
 ) -> EagerResult:
     args = case.make_args(key)
+    desc_args = case.operands_of_desc(args)
     # A plain jax.jit object, as user code calls it; the first call below compiles it.
-    desc = case.desc(*args)
+    desc = case.desc(*desc_args)
     callables: dict[str, Callable[..., Any]] = {
         "desc": dml.compile_graph(desc)
         if isinstance(desc, dml.GraphDesc)
@@ -258,6 +259,7 @@ def _measure_eager(
     if case.functional is not None:
         callables = {"functional": case.functional, **callables}
     arguments: dict[str, tuple[Any, ...]] = dict.fromkeys(callables, args)
+    arguments["desc"] = desc_args
     if case.numpy_indices is not None and case.functional is not None:
         position = case.numpy_indices
         numpy_args = tuple(

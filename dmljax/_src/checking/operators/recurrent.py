@@ -188,11 +188,11 @@ def _bench() -> list[Case | EagerCase]:
         return y[:, None], final[None]
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        """The desc's layout (a leading 1 each): 4 steps, a batch of 2, 4 inputs, 1 unit,
-        and both sequences' lengths, the whole 4 (UINT32, as the desc's)."""
+        """4 steps, a batch of 2, 4 inputs, 1 unit, and both sequences' lengths, the whole
+        4 (UINT32, as the desc's)."""
         x = operands.tiny_operands(key)[0]
-        return (x[:4].reshape(1, 4, 2, 4), x[4:5, :4].reshape(1, 1, 1, 4),
-                x[5:6, :1].reshape(1, 1, 1, 1), jnp.full((1, 1, 1, 2), 4, jnp.uint32))  # fmt: skip
+        return (x[:4].reshape(4, 2, 4), x[4:5, :4].reshape(1, 1, 4), x[5:6, :1].reshape(1, 1, 1),
+                jnp.full((2,), 4, jnp.uint32))  # fmt: skip
 
     def moved(args: Any) -> int:
         return 2 * args[0].nbytes + args[1].nbytes + args[2].nbytes
@@ -210,6 +210,7 @@ def _bench() -> list[Case | EagerCase]:
         EagerCase(
             name="rnn eager",
             operator="RNN",
+            desc_operands=lambda x, w, r, n: (x[None], w[None], r[None], n.reshape(1, 1, 1, -1)),
             desc=lambda x, w, r, n: RnnOperatorDesc(
                 input_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 4, 2, 4)),
                 weight_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 1, 4)),
@@ -220,8 +221,8 @@ def _bench() -> list[Case | EagerCase]:
                 activation_descs=(ActivationTanhOperatorDesc(),),
                 direction=RecurrentNetworkDirection.FORWARD,
             ),
-            functional=lambda x, w, r, n: rnn(x[0], w[0], r[0], lengths=n.reshape(-1)),
-            jnp_fn=lambda x, w, r, n: scan(x[0], w[0], r[0]),  # lengths of all: no mask
+            functional=lambda x, w, r, n: rnn(x, w, r, lengths=n),
+            jnp_fn=lambda x, w, r, n: scan(x, w, r),  # lengths of all: no mask
             make_args=tiny,
             numpy_indices=3,
         ),

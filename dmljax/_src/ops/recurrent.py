@@ -212,7 +212,10 @@ def _directions(desc: Any) -> int:
     return len(_reversed_flags(desc.direction))
 
 
-def _expect(op: str, field: str, tensor: TensorDesc | None, sizes: tuple[int, ...], why: str):
+def _expect(
+    op: str, field: str, tensor: TensorDesc | None, sizes: tuple[int, ...], why: str
+) -> None:
+    """An optional tensor, where given, has the ``sizes`` the page's layout ``why`` says."""
     if tensor is not None:
         rules.require_sizes(op, field, tensor, sizes, why)
 

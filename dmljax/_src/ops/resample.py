@@ -103,10 +103,6 @@ class Size2D:
         return cls(width=int(value.width), height=int(value.height))
 
 
-def _scales(values: Any, *, op: str, field: str) -> tuple[float, ...]:
-    return float32_tuple_attribute(values, op=op, field=field)
-
-
 class Upsample2dOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     """``DML_UPSAMPLE_2D_OPERATOR_DESC``: the last two dimensions scaled by whole numbers.
 
@@ -158,7 +154,7 @@ class ResampleOperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     input_tensor: TensorDesc = contract.tensor_field("input")
     output_tensor: TensorDesc = contract.tensor_field("output")
     interpolation_mode: InterpolationMode = contract.attribute(InterpolationMode.coerce)
-    scales: tuple[float, ...] = contract.attribute(_scales)
+    scales: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
 
 
 class Resample1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
@@ -186,9 +182,9 @@ class Resample1OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     input_tensor: TensorDesc = contract.tensor_field("input")
     output_tensor: TensorDesc = contract.tensor_field("output")
     interpolation_mode: InterpolationMode = contract.attribute(InterpolationMode.coerce)
-    scales: tuple[float, ...] = contract.attribute(_scales)
-    input_pixel_offsets: tuple[float, ...] = contract.attribute(_scales)
-    output_pixel_offsets: tuple[float, ...] = contract.attribute(_scales)
+    scales: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
+    input_pixel_offsets: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
+    output_pixel_offsets: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
 
 
 class Resample2OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
@@ -217,9 +213,9 @@ class Resample2OperatorDesc(contract.OperatorDesc[jax.Array, ArrayLike]):
     output_tensor: TensorDesc = contract.tensor_field("output")
     interpolation_mode: InterpolationMode = contract.attribute(InterpolationMode.coerce)
     rounding_direction: AxisDirection = contract.attribute(AxisDirection.coerce)
-    scales: tuple[float, ...] = contract.attribute(_scales)
-    input_pixel_offsets: tuple[float, ...] = contract.attribute(_scales)
-    output_pixel_offsets: tuple[float, ...] = contract.attribute(_scales)
+    scales: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
+    input_pixel_offsets: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
+    output_pixel_offsets: tuple[float, ...] = contract.attribute(float32_tuple_attribute)
 
 
 # --- The one lowering -----------------------------------------------------------------------------

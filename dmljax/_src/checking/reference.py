@@ -392,16 +392,14 @@ def resample(
             if weight:
                 corners.append((min(low + 1, n - 1), weight))
             per_axis.append(corners)
+        if not linear:
+            output[c] = input[tuple(i for ((i, _),) in per_axis)]
+            continue
         total = 0.0
         for corner in itertools.product(*per_axis):
             factor = math.prod(w for _, w in corner)
             total += factor * float(input[tuple(i for i, _ in corner)])
-        if not linear:
-            output[c] = input[tuple(i for i, _ in next(itertools.product(*per_axis)))]
-        elif wide:
-            output[c] = math.trunc(total)
-        else:
-            output[c] = np.array(total, np.float64).astype(input.dtype)
+        output[c] = math.trunc(total) if wide else np.array(total).astype(input.dtype)
     return output
 
 

@@ -208,10 +208,6 @@ def _step(
 # --- The desc's rules and lowering ----------------------------------------------------------------
 
 
-def _directions(desc: Any) -> int:
-    return len(_reversed_flags(desc.direction))
-
-
 def _expect(
     op: str, field: str, tensor: TensorDesc | None, sizes: tuple[int, ...], why: str
 ) -> None:
@@ -223,7 +219,7 @@ def _expect(
 def _rules(desc: RnnOperatorDesc, level: FL) -> None:
     op = type(desc).__name__
     _, steps, batch, inputs = desc.input_tensor.sizes
-    directions = _directions(desc)
+    directions = len(_reversed_flags(desc.direction))
     if len(desc.activation_descs) != directions:
         raise InvalidArgumentError(
             op, "activation_descs",

@@ -47,7 +47,7 @@ from dmljax._src.dtypes import DataType, require_x64_for_axis
 from dmljax._src.enums import AxisDirection, InterpolationMode
 from dmljax._src.feature_levels import FeatureLevel as FL
 from dmljax._src.node_call import NodeCall
-from dmljax._src.scalars import float32_attribute, float32_tuple_attribute
+from dmljax._src.scalars import float32_tuple_attribute
 from dmljax._src.tensor_desc import TensorDesc
 from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
@@ -63,6 +63,7 @@ __all__ = [
     "Sampling",
     "Size2D",
     "Upsample2dOperatorDesc",
+    "ratio_scales",
     "resample",
     "resample_lowering",
 ]
@@ -458,6 +459,30 @@ def _per_dimension(value: Any, rank: int) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, tuple) else (value,) * rank
 
 
+def _face_floats(value: Any, rank: int, name: str) -> tuple[float, ...]:
+    """A face's per-dimension numbers (one number: every dimension's), one per dimension
+    of ``x``, as the descs' C ``FLOAT`` arrays hold them."""
+    values = _per_dimension(value, rank)
+    if len(values) != rank:
+        raise InvalidArgumentError(
+            _FUNCTION, name, f"{rank} values (one per dimension of x)", len(values)
+        )
+    return float32_tuple_attribute(values, op=_FUNCTION, field=name)
+
+
+def ratio_scales(in_sizes: tuple[int, ...], out_sizes: tuple[int, ...]) -> tuple[float, ...]:
+    """The scales a shape alone implies: ``out / in`` in float32 (1 where ``in`` is 0),
+    as ONNX's Resize with ``sizes`` takes them.
+
+    >>> ratio_scales((2, 4), (3, 8))
+    (1.5, 2.0)
+    """
+    return tuple(
+        float(np.float32(n_out) / np.float32(n_in)) if n_in else 1.0
+        for n_in, n_out in zip(in_sizes, out_sizes, strict=True)
+    )
+
+
 def _checked(
     x: jax.Array,
     shape: tuple[int, ...] | None,
@@ -479,29 +504,17 @@ def _checked(
     rank = x.ndim
     if shape is None and scales is None:
         raise InvalidArgumentError(_FUNCTION, "shape", "a shape, scales or both", "neither")
-    floats = tuple(
-        _per_dimension(v, rank) for v in (scales, input_pixel_offsets, output_pixel_offsets)
-    )
-    for name, values in zip(("scales", "input_pixel_offsets", "output_pixel_offsets"),
-                            floats, strict=True):  # fmt: skip
-        if values != (None,) * rank:
-            _check_per_dimension(tuple(map(float, values)), rank, op=_FUNCTION, field=name)
-    in_shape = tuple(int(n) for n in x.shape)
     if shape is not None and len(shape) != rank:
         raise InvalidArgumentError(
             _FUNCTION, "shape", f"{rank} sizes (one per dimension of x)", len(shape)
         )
+    in_shape = tuple(int(n) for n in x.shape)
+    # Their lengths here; check_sampling holds every value finite and each scale positive.
     if scales is None:
-        assert shape is not None
-        scale_values = tuple(
-            float(np.float32(n_out) / np.float32(n_in)) if n_in else 1.0
-            for n_in, n_out in zip(in_shape, shape, strict=True)
-        )
+        assert shape is not None  # refused above when both are None
+        scale_values = ratio_scales(in_shape, shape)
     else:
-        scale_values = tuple(
-            float32_attribute(s, op=_FUNCTION, field=f"scales[{i}]")
-            for i, s in enumerate(floats[0])
-        )
+        scale_values = _face_floats(scales, rank, "scales")
     if shape is None:
         shape = tuple(
             int(np.floor(np.float32(n) * np.float32(s))) if s > 0 and math.isfinite(s) else 0
@@ -510,11 +523,10 @@ def _checked(
     for i, n in enumerate(shape):
         if n < 0:
             raise InvalidArgumentError(_FUNCTION, f"shape[{i}]", "a non-negative size", n)
-    offsets = tuple(
-        tuple(float32_attribute(v, op=_FUNCTION, field=f"{name}[{i}]") for i, v in enumerate(vs))
-        for name, vs in zip(("input_pixel_offsets", "output_pixel_offsets"), floats[1:],
-                            strict=True)
-    )  # fmt: skip
+    offsets = (
+        _face_floats(input_pixel_offsets, rank, "input_pixel_offsets"),
+        _face_floats(output_pixel_offsets, rank, "output_pixel_offsets"),
+    )
     sampling = Sampling(
         tuple(shape), scale_values, offsets[0], offsets[1], mode == "linear", rounding
     )
@@ -531,10 +543,7 @@ def _graph_node(call: NodeCall) -> Any:
     rank = x.dimension_count
     scales = statics["scales"]
     if scales is None:
-        scales = tuple(
-            float(np.float32(b) / np.float32(a)) if a else 1.0
-            for a, b in zip(x.sizes, y.sizes, strict=True)
-        )
+        scales = ratio_scales(x.sizes, y.sizes)
     fields = dict(
         input_tensor=x,
         output_tensor=y,

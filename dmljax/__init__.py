@@ -134,7 +134,14 @@ if TYPE_CHECKING:
         quantize_linear as quantize_linear,
         quantized_linear_add as quantized_linear_add,
     )
-    from dmljax._src.ops.recurrent import RnnOperatorDesc as RnnOperatorDesc, rnn as rnn
+    from dmljax._src.ops.recurrent import (
+        GruOperatorDesc as GruOperatorDesc,
+        LstmOperatorDesc as LstmOperatorDesc,
+        RnnOperatorDesc as RnnOperatorDesc,
+        gru as gru,
+        lstm as lstm,
+        rnn as rnn,
+    )
     from dmljax._src.ops.reduce import (
         ReduceOperatorDesc as ReduceOperatorDesc,
         reduce as reduce,
@@ -292,10 +299,12 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "GraphBuilder",
     "GraphDesc",
     "GraphTensor",
+    "GruOperatorDesc",
     "InputGraphEdgeDesc",
     "IntermediateGraphEdgeDesc",
     "InterpolationMode",
     "JoinOperatorDesc",
+    "LstmOperatorDesc",
     "MatrixTransform",
     "OPERATORS",
     "OneHotOperatorDesc",
@@ -348,10 +357,12 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "gather_elements",
     "gather_nd",
     "gemm",
+    "gru",
     "hardmax",
     "join",
     "load_dxdispatch",
     "log_softmax",
+    "lstm",
     "one_hot",
     "onnx_slice",
     "onnx_slice_window",

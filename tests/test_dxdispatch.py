@@ -13,9 +13,9 @@ import pytest
 
 import dmljax as dml
 from dmljax._src import rules
+from dmljax._src.c_names import pascal_case
 from dmljax._src.checking import doc_examples
 from dmljax._src.contract import Role, bound_tensors, tensor_fields
-from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.enums import DmlEnum
 from tests import helpers
 

@@ -230,3 +230,318 @@ def test_rnn_matches_onnxruntime(sizes, direction, optional, rng):
     y, y_h = dml.rnn(x, w, r, b, h0, lengths, direction=ours)
     np.testing.assert_allclose(y, want_y, rtol=2e-6, atol=2e-6)
     np.testing.assert_allclose(y_h, want_h, rtol=2e-6, atol=2e-6)
+
+
+# --- LSTM and GRU -----------------------------------------------------------------------------
+
+_SIGMOID = dml.ActivationSigmoidOperatorDesc()
+_NUMPY[type(_SIGMOID)] = lambda v: 1 / (1 + np.exp(-v))
+_GATED = {"lstm": 4, "gru": 3}
+
+
+def _gated_case(network, dtype, sizes, direction, optional, rng, options):
+    """The arrays of one LSTM or GRU draw, by face name, and its reference's result."""
+    steps, batch, inputs, hidden = sizes
+    d = 2 if direction == "bidirectional" else 1
+    gated = _GATED[network] * hidden
+    arrays = {
+        "x": _draw(rng, (steps, batch, inputs), dtype), "w": _draw(rng, (d, gated, inputs), dtype),
+        "r": _draw(rng, (d, gated, hidden), dtype), "b": _draw(rng, (d, 2 * gated), dtype),
+        "h0": _draw(rng, (d, batch, hidden), dtype), "c0": _draw(rng, (d, batch, hidden), dtype),
+        "lengths": rng.integers(0, steps, size=batch, endpoint=True).astype(np.uint32),
+        "p": _draw(rng, (d, 3 * hidden), dtype),
+    }  # fmt: skip
+    names = ("b", "h0", "c0", "lengths", "p") if network == "lstm" else ("b", "h0", "lengths")
+    for name, keep in zip(names, optional, strict=False):
+        if not keep:
+            arrays[name] = None
+    if network == "gru":
+        del arrays["c0"], arrays["p"]
+    backward = [direction == "backward", True][:d]
+    if network == "lstm":
+        activations = (_SIGMOID, _TANH, _TANH) * d
+        want = reference.lstm(
+            *arrays.values(), activations=[_NUMPY[type(a)] for a in activations],
+            backward=backward, **options,
+        )  # fmt: skip
+    else:
+        activations = (_SIGMOID, _RELU) * d
+        want = reference.gru(
+            *arrays.values(), activations=[_NUMPY[type(a)] for a in activations],
+            backward=backward, **options,
+        )  # fmt: skip
+    return arrays, activations, want
+
+
+_DESC_FIELDS = {
+    "x": "input_tensor", "w": "weight_tensor", "r": "recurrence_tensor", "b": "bias_tensor",
+    "h0": "hidden_init_tensor", "c0": "cell_mem_init_tensor",
+    "lengths": "sequence_lengths_tensor", "p": "peephole_tensor",
+}  # fmt: skip
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(
+    network=st.sampled_from(["lstm", "gru"]),
+    dtype=st.sampled_from([np.float32, np.float16, jnp.bfloat16, np.float64]),
+    sizes=st.tuples(*(st.integers(1, 3),) * 4),
+    direction=st.sampled_from(["forward", "backward", "bidirectional"]),
+    optional=st.tuples(*(st.booleans(),) * 5),
+    flags=st.tuples(st.booleans(), st.sampled_from([None, 0.0, 0.25, 1.0, np.inf])),
+    rng=helpers.seeds(),
+)
+def test_lstm_and_gru_faces_are_the_reference(network, dtype, sizes, direction, optional,
+                                              flags, rng):  # fmt: skip
+    dtype = np.dtype(dtype)
+    flag, clip = flags
+    options = ({"couple_input_forget": flag, "clip": clip} if network == "lstm"
+               else {"linear_before_reset": flag})  # fmt: skip
+    arrays, activations, want = _gated_case(network, dtype, sizes, direction, optional, rng,
+                                            options)  # fmt: skip
+    face = dml.lstm if network == "lstm" else dml.gru
+    bound = _BOUND[dtype]
+    with jax.enable_x64(dtype == np.float64):
+        got = face(**arrays, activations=activations, direction=direction, **options)
+        assert len(got) == len(want)
+        for g, e in zip(got, want, strict=True):
+            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(e, np.float64),
+                                       rtol=bound, atol=bound)  # fmt: skip
+        if dtype not in (np.float32, np.float16):
+            return  # the pages' types only
+        t = T.from_dtype(dtype)
+        given: dict[str, np.ndarray] = {n: a for n, a in arrays.items() if a is not None}
+        operands = [a.reshape(1, 1, *a.shape) if name in ("b", "p") else
+                    a.reshape(1, 1, 1, -1) if name == "lengths" else
+                    a.reshape((1,) * (4 - a.ndim) + a.shape)
+                    for name, a in given.items()]  # fmt: skip
+        steps, batch, _, hidden = sizes
+        d = 2 if direction == "bidirectional" else 1
+        state = dml.TensorDesc(data_type=t, sizes=(1, d, batch, hidden))
+        extra: dict[str, Any] = (
+            {"output_cell_single_tensor": state, "couple_input_forget": flag,
+             "use_clip_threshold": clip is not None, "clip_threshold": clip or 0.0}
+            if network == "lstm" else {"linear_before_reset": flag}
+        )  # fmt: skip
+        desc_type = dml.LstmOperatorDesc if network == "lstm" else dml.GruOperatorDesc
+        desc = desc_type(
+            **{_DESC_FIELDS[name]: dml.TensorDesc(data_type=T.from_dtype(a.dtype), sizes=o.shape)
+               for (name, a), o in zip(given.items(), operands, strict=True)},
+            output_sequence_tensor=dml.TensorDesc(data_type=t, sizes=(steps, d, batch, hidden)),
+            output_single_tensor=state,
+            activation_descs=activations,
+            direction=dml.RecurrentNetworkDirection[direction.upper()],
+            **extra,
+        )  # fmt: skip
+        results = dml.compile_operator(desc)(*operands)
+        assert len(results) == len(got)
+        for g, e in zip(results, got, strict=True):
+            got_64 = np.asarray(g, np.float64).reshape(np.shape(e))
+            np.testing.assert_allclose(got_64, np.asarray(e, np.float64), rtol=bound, atol=bound)
+
+
+def test_the_output_peephole_reads_the_new_cell_memory():
+    # One step from C_(t-1) = 0: the page's P_o * C_(t-1) would leave o = sigmoid(0); ONNX's
+    # (and onnxruntime's, which maps LSTM onto DirectML's) P_o * C_t opens it further.
+    relu, identity = _RELU, dml.ActivationIdentityOperatorDesc()
+    w = np.array([0, 0, 0, 1], np.float32).reshape(1, 4, 1)  # the candidate reads x
+    b = np.array([1, 0, 0, 0, 0, 0, 0, 0], np.float32).reshape(1, 8)  # i = 1, o = relu(0 + ...)
+    p = np.array([0, 1, 0], np.float32).reshape(1, 3)  # P_i, P_o, P_f
+    y, _, y_c = dml.lstm(np.full((1, 1, 1), 3.0, np.float32), w, np.zeros((1, 4, 1), np.float32),
+                         b, p=p, activations=(relu, identity, identity))  # fmt: skip
+    assert float(y_c.ravel()[0]) == 3.0  # C_1 = 0 * 0 + 1 * 3
+    assert float(y.ravel()[0]) == 9.0  # o = relu(P_o * C_1) = 3, H = 3 * 3
+
+
+def test_gated_rules_are_refused_naming_their_fields():
+    f32 = T.FLOAT32
+    td = lambda *sizes, t=f32: dml.TensorDesc(data_type=t, sizes=sizes)
+    three = (_SIGMOID, _TANH, _TANH)
+    lstm = dml.LstmOperatorDesc(
+        input_tensor=td(1, 3, 2, 4), weight_tensor=td(1, 1, 20, 4),
+        recurrence_tensor=td(1, 1, 20, 5), output_single_tensor=td(1, 1, 2, 5),
+        activation_descs=three, direction=dml.RecurrentNetworkDirection.FORWARD,
+    )  # fmt: skip
+    assert dml.compile_operator(lstm)
+    gru = dml.GruOperatorDesc(
+        input_tensor=td(1, 3, 2, 4), weight_tensor=td(1, 1, 15, 4),
+        recurrence_tensor=td(1, 1, 15, 5), output_sequence_tensor=td(3, 1, 2, 5),
+        activation_descs=three[:2], direction=dml.RecurrentNetworkDirection.FORWARD,
+    )  # fmt: skip
+    assert dml.compile_operator(gru)
+    cases = (
+        (lstm, {"activation_descs": three[:2]}, "activation_descs",
+         "3 activation descs \\(f, g, h"),
+        (lstm, {"direction": "BIDIRECTIONAL"}, "activation_descs", "6 activation descs"),
+        (lstm, {"weight_tensor": td(1, 1, 19, 4)}, "weight_tensor.sizes", "4 \\* hidden_size"),
+        (lstm, {"recurrence_tensor": td(1, 1, 20, 4)}, "recurrence_tensor.sizes",
+         "4 \\* hidden_size, hidden_size"),
+        (lstm, {"bias_tensor": td(1, 1, 1, 20)}, "bias_tensor.sizes", "8 \\* hidden_size"),
+        (lstm, {"cell_mem_init_tensor": td(1, 1, 3, 5)}, "cell_mem_init_tensor.sizes",
+         "batch_size"),
+        (lstm, {"peephole_tensor": td(1, 1, 1, 5)}, "peephole_tensor.sizes", "3 \\* hidden"),
+        (lstm, {"output_cell_single_tensor": td(1, 1, 2, 4)}, "output_cell_single_tensor.sizes",
+         "hidden_size"),
+        (lstm, {"peephole_tensor": td(1, 1, 1, 15, t=T.FLOAT16)}, "peephole_tensor.data_type",
+         "FLOAT32"),
+        (lstm, {"use_clip_threshold": True, "clip_threshold": -1.0}, "clip_threshold",
+         "at least 0"),
+        (lstm, {"use_clip_threshold": True, "clip_threshold": float("nan")}, "clip_threshold",
+         "at least 0"),
+        (lstm, {"output_single_tensor": None}, "output_single_tensor", "computes nothing"),
+        (gru, {"activation_descs": three}, "activation_descs", "2 activation descs \\(f, g"),
+        (gru, {"weight_tensor": td(1, 1, 16, 4)}, "weight_tensor.sizes", "3 \\* hidden_size"),
+        (gru, {"bias_tensor": td(1, 1, 1, 10)}, "bias_tensor.sizes", "6 \\* hidden_size"),
+        (gru, {"sequence_lengths_tensor": td(1, 1, 1, 2)}, "sequence_lengths_tensor.data_type",
+         "UINT32"),
+        (gru, {"output_sequence_tensor": None}, "output_single_tensor", "computes nothing"),
+    )  # fmt: skip
+    for good, changes, field, match in cases:
+        changed = dataclasses.replace(good, **changes)
+        helpers.refused(lambda changed=changed: dml.compile_operator(changed), field=field,
+                        match=match, op=type(good).__name__)  # fmt: skip
+    # Infinity is no bound, and 0 clips every gate to f(0).
+    for threshold in (np.inf, 0.0):
+        assert dml.compile_operator(dataclasses.replace(lstm, use_clip_threshold=True,
+                                                        clip_threshold=threshold))  # fmt: skip
+    helpers.refused(lambda: dataclasses.replace(gru, linear_before_reset=1),
+                    field="linear_before_reset", match="a bool",
+                    error=dml.errors.ArgumentTypeError)  # fmt: skip
+
+
+def test_gated_faces_refuse_bad_arguments_naming_them():
+    x = np.ones((2, 1, 3), np.float32)
+    w4, r4 = np.ones((1, 8, 3), np.float32), np.ones((1, 8, 2), np.float32)
+    helpers.refused(lambda: dml.lstm(x, w4[:, :7], r4[:, :7]), field="w.shape",
+                    match="4 H, 3")  # fmt: skip
+    helpers.refused(lambda: dml.lstm(x, w4, r4, p=np.ones((1, 5), np.float32)), field="p.shape",
+                    match="\\(1, 6\\)")  # fmt: skip
+    helpers.refused(lambda: dml.lstm(x, w4, r4, c0=np.ones((1, 2, 2), np.float32)),
+                    field="c0.shape", match="\\(1, 1, 2\\)")  # fmt: skip
+    helpers.refused(lambda: dml.lstm(x, w4, r4, clip=-0.5), field="clip", match="at least 0")
+    big: Any = "big"
+    helpers.refused(lambda: dml.lstm(x, w4, r4, clip=big), field="clip", match="number")
+    one: Any = 1
+    helpers.refused(lambda: dml.lstm(x, w4, r4, couple_input_forget=one),
+                    field="couple_input_forget", match="a bool",
+                    error=dml.errors.ArgumentTypeError)  # fmt: skip
+    helpers.refused(lambda: dml.lstm(x, w4, r4, activations=(_TANH,)), field="activations",
+                    match="3 activation descs")  # fmt: skip
+    w3, r3 = np.ones((1, 6, 3), np.float32), np.ones((1, 6, 2), np.float32)
+    helpers.refused(lambda: dml.gru(x, w3, r3, np.ones((1, 6), np.float32)), field="b.shape",
+                    match="\\(1, 12\\)")  # fmt: skip
+    helpers.refused(lambda: dml.gru(x, w3, r3.astype(np.float16)), field="r",
+                    match="x's dtype")  # fmt: skip
+    helpers.refused(lambda: dml.gru(x, w3, r3, direction="bidirectional"), field="w.shape",
+                    match="\\(2, 3 H, 3\\)")  # fmt: skip
+    yes: Any = "yes"
+    helpers.refused(lambda: dml.gru(x, w3, r3, linear_before_reset=yes),
+                    field="linear_before_reset", match="a bool",
+                    error=dml.errors.ArgumentTypeError)  # fmt: skip
+
+
+def test_the_gated_faces_are_differentiable():
+    rng = np.random.default_rng(1)
+    x = _draw(rng, (3, 2, 2), np.float32)
+
+    def lstm_loss(x, w, r, p):
+        y, y_h, y_c = dml.lstm(x, w, r, p=p)
+        return jnp.sum(y**2) + jnp.sum(y_h) + jnp.sum(y_c)
+
+    def gru_loss(x, w, r):
+        y, y_h = dml.gru(x, w, r, linear_before_reset=True)
+        return jnp.sum(y**2) + jnp.sum(y_h)
+
+    helpers.check_grads_by_primitive(
+        lstm_loss, (x, _draw(rng, (1, 8, 2), np.float32), _draw(rng, (1, 8, 2), np.float32),
+                    _draw(rng, (1, 6), np.float32)), atol=1e-2, rtol=1e-2,
+    )  # fmt: skip
+    helpers.check_grads_by_primitive(
+        gru_loss, (x, _draw(rng, (1, 6, 2), np.float32), _draw(rng, (1, 6, 2), np.float32)),
+        atol=1e-2, rtol=1e-2,
+    )  # fmt: skip
+
+
+def _onnx_run(op, names, feeds, outputs, **attributes):
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    helper = onnx.helper
+    while names[-1] == "":
+        names.pop()
+    node = helper.make_node(op, names, outputs, **attributes)
+    kinds = {"lengths": onnx.TensorProto.INT32}
+    graph = helper.make_graph(
+        [node], op.lower(),
+        [helper.make_tensor_value_info(n, kinds.get(n, onnx.TensorProto.FLOAT), None)
+         for n in names if n],
+        [helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None) for n in outputs],
+    )  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], ir_version=8)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, {n: feeds[n] for n in names if n})
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(
+    sizes=st.tuples(*(st.integers(1, 3),) * 4),
+    direction=st.sampled_from(["forward", "reverse", "bidirectional"]),
+    optional=st.tuples(*(st.booleans(),) * 5),
+    couple=st.booleans(),
+    clip=st.sampled_from([None, 0.25, 1.0]),
+    rng=helpers.seeds(),
+)
+def test_lstm_matches_onnxruntime(sizes, direction, optional, couple, clip, rng):
+    steps, batch, inputs, hidden = sizes
+    d = 2 if direction == "bidirectional" else 1
+    f32 = np.dtype(np.float32)
+    x, w, r = (_draw(rng, s, f32) for s in ((steps, batch, inputs), (d, 4 * hidden, inputs),
+                                            (d, 4 * hidden, hidden)))  # fmt: skip
+    b, h0, c0, p = (_draw(rng, s, f32) if keep else None for s, keep in zip(
+        ((d, 8 * hidden), (d, batch, hidden), (d, batch, hidden), (d, 3 * hidden)), optional,
+        strict=False))  # fmt: skip
+    # onnxruntime's CPU LSTM takes lengths of 1 to seq_length.
+    lengths = rng.integers(1, steps, size=batch, endpoint=True).astype(np.int32)
+    lengths = lengths if optional[4] else None
+    names = ["x", "w", "r", "b" if b is not None else "", "lengths" if lengths is not None
+             else "", "h0" if h0 is not None else "", "c0" if c0 is not None else "",
+             "p" if p is not None else ""]  # fmt: skip
+    attributes: dict[str, Any] = {"hidden_size": hidden, "direction": direction,
+                                  "input_forget": int(couple)}  # fmt: skip
+    if clip is not None:
+        attributes["clip"] = clip
+    want = _onnx_run("LSTM", names, dict(x=x, w=w, r=r, b=b, lengths=lengths, h0=h0, c0=c0, p=p),
+                     ["y", "y_h", "y_c"], **attributes)  # fmt: skip
+    ours = "backward" if direction == "reverse" else direction
+    got = dml.lstm(x, w, r, b, h0, c0, lengths, p, direction=ours, clip=clip,
+                   couple_input_forget=couple)  # fmt: skip
+    for g, e in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6)
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(
+    sizes=st.tuples(*(st.integers(1, 3),) * 4),
+    direction=st.sampled_from(["forward", "reverse", "bidirectional"]),
+    optional=st.tuples(*(st.booleans(),) * 3),
+    linear_before_reset=st.booleans(),
+    rng=helpers.seeds(),
+)
+def test_gru_matches_onnxruntime(sizes, direction, optional, linear_before_reset, rng):
+    steps, batch, inputs, hidden = sizes
+    d = 2 if direction == "bidirectional" else 1
+    f32 = np.dtype(np.float32)
+    x, w, r = (_draw(rng, s, f32) for s in ((steps, batch, inputs), (d, 3 * hidden, inputs),
+                                            (d, 3 * hidden, hidden)))  # fmt: skip
+    b = _draw(rng, (d, 6 * hidden), f32) if optional[0] else None
+    h0 = _draw(rng, (d, batch, hidden), f32) if optional[1] else None
+    lengths = rng.integers(1, steps, size=batch, endpoint=True).astype(np.int32)
+    lengths = lengths if optional[2] else None
+    names = ["x", "w", "r", "b" if b is not None else "", "lengths" if lengths is not None
+             else "", "h0" if h0 is not None else ""]  # fmt: skip
+    want = _onnx_run("GRU", names, dict(x=x, w=w, r=r, b=b, lengths=lengths, h0=h0),
+                     ["y", "y_h"], hidden_size=hidden, direction=direction,
+                     linear_before_reset=int(linear_before_reset))  # fmt: skip
+    ours = "backward" if direction == "reverse" else direction
+    got = dml.gru(x, w, r, b, h0, lengths, direction=ours,
+                  linear_before_reset=linear_before_reset)  # fmt: skip
+    for g, e in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6)

@@ -21,8 +21,8 @@ def operator_api_names(kind: str) -> list[str]:
 
     >>> operator_api_names("enums")
     ['AxisDirection', 'ConvolutionMode', 'ConvolutionDirection', 'DepthSpaceOrder',
-     'IsInfinityMode', 'RoundingMode', 'MatrixTransform', 'PaddingMode', 'ReduceFunction',
-     'InterpolationMode', 'RecurrentNetworkDirection']
+     'IsInfinityMode', 'RoundingMode', 'MatrixTransform', 'RecurrentNetworkDirection',
+     'PaddingMode', 'ReduceFunction', 'InterpolationMode']
     """
     named = {
         "descs": [operator.desc_type for operator in dml.OPERATORS],

@@ -41,10 +41,10 @@ import jax
 import numpy as np
 
 import dmljax as dml
+from dmljax._src.c_names import pascal_case
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of, tensor_of
 from dmljax._src.checking.operators import all_checks
 from dmljax._src.dxdispatch.dispatchables import desc_of
-from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.text import describe_error
 
 __all__ = [

@@ -39,10 +39,10 @@ import numpy as np
 
 import dmljax as dml
 from dmljax._src import feature_levels
+from dmljax._src.c_names import pascal_case
 from dmljax._src.checking import doc_examples
 from dmljax._src.checking.api_names import operator_api_names
 from dmljax._src.contract import Role
-from dmljax._src.dxdispatch.json_model import pascal_case
 from dmljax._src.enums import DmlEnum
 from dmljax._src.ops import element_wise
 from dmljax._src.ops.element_wise import ROWS
@@ -412,6 +412,11 @@ _ENUMS = {
 }
 
 
+# The count fields of the arrays that are not one per dimension, and what arrays hold.
+_COUNTS = {"repeats": "RepeatsCount", "activation_descs": "ActivationDescCount"}
+_ELEMENTS = {"Activation": "activation descs", "float": "floats"}
+
+
 def _field_rows(desc_type: type) -> list[list[str]]:
     """One row per C struct field group: the C fields, the dmljax field, what it holds."""
     rows = []
@@ -431,10 +436,12 @@ def _field_rows(desc_type: type) -> list[list[str]]:
                 held += ", or None for a null pointer"
             rows.append([c_name, f"`{field.name}`", held])
         elif kind.startswith("tuple"):
-            count = "RepeatsCount" if field.name == "repeats" else "DimensionCount"
+            count = _COUNTS.get(field.name, "DimensionCount")
             cells = c_name if counted else f"`{count}`, {c_name}"
             counted = counted or count == "DimensionCount"
-            rows.append([cells, f"`{field.name}`", "a tuple of ints (the count is its length)"])
+            element = next((v for k, v in _ELEMENTS.items() if k in kind), "ints")
+            held = f"a tuple of {element} (the count is its length)"
+            rows.append([cells, f"`{field.name}`", held])
         elif f"{field.name}_data_type" in names:
             rows.append([c_name, f"`{field.name}`", f"a Python number: the "
                          f"`DML_SCALAR_UNION` member `{field.name}_data_type` names"])  # fmt: skip

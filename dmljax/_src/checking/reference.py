@@ -22,7 +22,9 @@ __all__ = [
     "gather",
     "gather_elements",
     "gather_nd",
+    "gru",
     "join",
+    "lstm",
     "one_hot",
     "pad",
     "read_strided",
@@ -434,6 +436,101 @@ def rnn(
             for t in order:
                 pre = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
                 h = activations[d](pre)
+                y[t, d, n] = h
+            y_h[d, n] = h
+    return y.astype(x.dtype), y_h.astype(x.dtype)
+
+
+def lstm(
+    x: np.ndarray,
+    w: np.ndarray,
+    r: np.ndarray,
+    b: np.ndarray | None,
+    h0: np.ndarray | None,
+    c0: np.ndarray | None,
+    lengths: np.ndarray | None,
+    p: np.ndarray | None,
+    *,
+    activations: Sequence[Any],
+    backward: Sequence[bool],
+    clip: float | None = None,
+    couple_input_forget: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LSTM, as ONNX's equations say it (the page's, with the output gate's peephole on
+    ``C_t``), in ONNX's layout (gates ``i, o, f, c``; peepholes ``P_i, P_o, P_f``), one
+    batch element and step at a time: ``activations`` are ``f, g, h`` for each direction
+    in turn (NumPy functions); ``clip`` bounds each gate's pre-activation. In float64,
+    rounded once to ``x``'s type; returns ``y``, ``y_h``, ``y_c``."""
+    steps, batch, _ = x.shape
+    directions, hidden = w.shape[0], w.shape[1] // 4
+    f64 = np.float64
+    y = np.zeros((steps, directions, batch, hidden), f64)
+    y_h = np.zeros((directions, batch, hidden), f64)
+    y_c = np.zeros((directions, batch, hidden), f64)
+    bound = (lambda v: v) if clip is None else (lambda v: np.clip(v, -clip, clip))
+    for d in range(directions):
+        f, g, h_of = activations[3 * d : 3 * d + 3]
+        bias = (
+            np.zeros(4 * hidden)
+            if b is None
+            else b[d, : 4 * hidden].astype(f64) + b[d, 4 * hidden :].astype(f64)
+        )
+        peep = np.zeros(3 * hidden) if p is None else p[d].astype(f64)
+        p_i, p_o, p_f = np.split(peep, 3)
+        for n in range(batch):
+            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
+            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
+            c = np.zeros(hidden) if c0 is None else c0[d, n].astype(f64)
+            for t in range(length - 1, -1, -1) if backward[d] else range(length):
+                gates = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
+                gi, go, gf, gc = np.split(gates, 4)
+                i = f(bound(gi + p_i * c))
+                forget = 1 - i if couple_input_forget else f(bound(gf + p_f * c))
+                c = forget * c + i * g(bound(gc))
+                h = f(bound(go + p_o * c)) * h_of(c)
+                y[t, d, n] = h
+            y_h[d, n], y_c[d, n] = h, c
+    return y.astype(x.dtype), y_h.astype(x.dtype), y_c.astype(x.dtype)
+
+
+def gru(
+    x: np.ndarray,
+    w: np.ndarray,
+    r: np.ndarray,
+    b: np.ndarray | None,
+    h0: np.ndarray | None,
+    lengths: np.ndarray | None,
+    *,
+    activations: Sequence[Any],
+    backward: Sequence[bool],
+    linear_before_reset: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """GRU, as ONNX's equations say it, in ONNX's layout (gates ``z, r, h``), one batch
+    element and step at a time: ``activations`` are ``f, g`` for each direction in turn
+    (NumPy functions). In float64, rounded once to ``x``'s type."""
+    steps, batch, _ = x.shape
+    directions, hidden = w.shape[0], w.shape[1] // 3
+    f64 = np.float64
+    y = np.zeros((steps, directions, batch, hidden), f64)
+    y_h = np.zeros((directions, batch, hidden), f64)
+    for d in range(directions):
+        f, g = activations[2 * d : 2 * d + 2]
+        w_z, w_r, w_h = np.split(w[d].astype(f64), 3)
+        r_z, r_r, r_h = np.split(r[d].astype(f64), 3)
+        biases = np.zeros((6, hidden)) if b is None else b[d].astype(f64).reshape(6, hidden)
+        wb_z, wb_r, wb_h, rb_z, rb_r, rb_h = biases
+        for n in range(batch):
+            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
+            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
+            for t in range(length - 1, -1, -1) if backward[d] else range(length):
+                xt = x[t, n].astype(f64)
+                z = f(w_z @ xt + r_z @ h + wb_z + rb_z)
+                reset = f(w_r @ xt + r_r @ h + wb_r + rb_r)
+                if linear_before_reset:
+                    candidate = g(w_h @ xt + reset * (r_h @ h + rb_h) + wb_h)
+                else:
+                    candidate = g(w_h @ xt + r_h @ (reset * h) + rb_h + wb_h)
+                h = (1 - z) * candidate + z * h
                 y[t, d, n] = h
             y_h[d, n] = h
     return y.astype(x.dtype), y_h.astype(x.dtype)

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from dmljax._src import rules
+from dmljax._src.c_names import pascal_case, snake_case
 from dmljax._src.dtypes import DataType
 from dmljax.errors import InvalidArgumentError
 
@@ -109,14 +110,3 @@ def parse_data_type(value: Any, where: str) -> DataType:
     if name not in DataType.__members__:
         raise model_error(where, "a DML_TENSOR_DATA_TYPE", value)
     return DataType[name]
-
-
-def snake_case(name: str) -> str:
-    """A C field name as the desc's: ``ToNodeIndex`` is ``to_node_index``, ``ATensor``
-    ``a_tensor`` (a one-letter word before a capitalised one)."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
-
-
-def pascal_case(name: str) -> str:
-    """A desc's field name as C's: ``to_node_index`` is ``ToNodeIndex``."""
-    return "".join(part.title() for part in name.split("_"))

@@ -1,9 +1,11 @@
-"""RNN's doc examples, selftest sweep and bench cases: what checks and measures the operator
-:mod:`dmljax._src.ops.recurrent` declares, loaded on use only.
+"""RNN's, LSTM's and GRU's doc examples, selftest sweeps and bench cases: what checks and
+measures the operators :mod:`dmljax._src.ops.recurrent` declares, loaded on use only.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -11,8 +13,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from dmljax._src import contract
 from dmljax._src.bench import operands
 from dmljax._src.bench.case import Case, EagerCase
+from dmljax._src.c_names import snake_case
 from dmljax._src.checking import reference, sweeps
 from dmljax._src.checking.doc_entries import Entry, tensor_desc_of
 from dmljax._src.checking.operator_checks import FLOATS, DocumentedBand, OperatorChecks, data_of
@@ -20,32 +24,48 @@ from dmljax._src.dtypes import DataType
 from dmljax._src.enums import RecurrentNetworkDirection
 from dmljax._src.feature_levels import FeatureLevel
 from dmljax._src.ops.element_wise_names import (
+    ActivationIdentityOperatorDesc,
     ActivationReluOperatorDesc,
     ActivationSigmoidOperatorDesc,
     ActivationTanhOperatorDesc,
 )
-from dmljax._src.ops.recurrent import FACE_DTYPES, RNN, RnnOperatorDesc, rnn
+from dmljax._src.ops.recurrent import (
+    FACE_DTYPES,
+    GRU,
+    LSTM,
+    RNN,
+    GruOperatorDesc,
+    LstmOperatorDesc,
+    RnnOperatorDesc,
+    gru,
+    lstm,
+    rnn,
+)
 from dmljax._src.tensor_desc import TensorDesc
 
-_SOURCE = (
-    "dmljax: the DML_RNN_OPERATOR_DESC page (MicrosoftDocs/sdk-api, "
-    "sdk-api-src/content/directml/ns-directml-dml_rnn_operator_desc.md) has no example"
-)
+
+def _source(name: str) -> str:
+    return (
+        f"dmljax: the DML_{name}_OPERATOR_DESC page (MicrosoftDocs/sdk-api, sdk-api-src/"
+        f"content/directml/ns-directml-dml_{name.lower()}_operator_desc.md) has no example"
+    )
 
 
 def _tensor(sizes: list[int], data: list[Any]) -> dict[str, Any]:
     return {"sizes": sizes, "dtype": "FLOAT32", "data": data}
 
 
+_FORWARD = "DML_RECURRENT_NETWORK_DIRECTION_FORWARD"
+_STEPS_123 = _tensor([1, 3, 1, 1], [[[[1]], [[2]], [[3]]]])
+
 EXAMPLES = (
     {
         "id": "rnn-dmljax-relu-running-sum",
         "op": "DML_OPERATOR_RNN",
-        "source": _SOURCE,
-        "attrs": {"Direction": "DML_RECURRENT_NETWORK_DIRECTION_FORWARD",
-                  "Activation": "RELU", "output_index": 0},
+        "source": _source("RNN"),
+        "attrs": {"Direction": _FORWARD, "Activations": ["RELU"], "output_index": 0},
         "inputs": {
-            "InputTensor": _tensor([1, 3, 1, 1], [[[[1]], [[2]], [[3]]]]),
+            "InputTensor": _STEPS_123,
             "WeightTensor": _tensor([1, 1, 1, 1], [[[[2]]]]),
             "RecurrenceTensor": _tensor([1, 1, 1, 1], [[[[1]]]]),
         },
@@ -57,11 +77,11 @@ EXAMPLES = (
     {
         "id": "rnn-dmljax-backward-single",
         "op": "DML_OPERATOR_RNN",
-        "source": _SOURCE,
+        "source": _source("RNN"),
         "attrs": {"Direction": "DML_RECURRENT_NETWORK_DIRECTION_BACKWARD",
-                  "Activation": "RELU", "output_index": 1},
+                  "Activations": ["RELU"], "output_index": 1},
         "inputs": {
-            "InputTensor": _tensor([1, 3, 1, 1], [[[[1]], [[2]], [[3]]]]),
+            "InputTensor": _STEPS_123,
             "WeightTensor": _tensor([1, 1, 1, 1], [[[[1]]]]),
             "RecurrenceTensor": _tensor([1, 1, 1, 1], [[[[10]]]]),
         },
@@ -70,101 +90,285 @@ EXAMPLES = (
         "notes": "The single output of a backward RNN: its hidden state after step 0.",
         "status": "dmljax",
     },
+    {
+        "id": "lstm-dmljax-open-gates-running-sum",
+        "op": "DML_OPERATOR_LSTM",
+        "source": _source("LSTM"),
+        "attrs": {"Direction": _FORWARD, "Activations": ["RELU", "IDENTITY", "IDENTITY"],
+                  "output_index": 2},
+        "inputs": {
+            "InputTensor": _STEPS_123,
+            # Gates i, o, f, c: only the cell candidate reads x.
+            "WeightTensor": _tensor([1, 1, 4, 1], [[[[0], [0], [0], [1]]]]),
+            "RecurrenceTensor": _tensor([1, 1, 4, 1], [[[[0], [0], [0], [0]]]]),
+            # W_b opens i, o and f (relu(1) = 1); R_b is 0.
+            "BiasTensor": _tensor([1, 1, 1, 8], [[[[1, 1, 1, 0, 0, 0, 0, 0]]]]),
+        },
+        # C_t = 1 * C_(t-1) + 1 * x_t: 1, 3, 6.
+        "expected": _tensor([1, 1, 1, 1], [[[[6]]]]),
+        "notes": "The last cell memory of an LSTM whose gates are all open: a running sum.",
+        "status": "dmljax",
+    },
+    {
+        "id": "lstm-dmljax-coupled-gates",
+        "op": "DML_OPERATOR_LSTM",
+        "source": _source("LSTM"),
+        "attrs": {"Direction": _FORWARD, "Activations": ["RELU", "IDENTITY", "IDENTITY"],
+                  "CoupleInputForget": True, "output_index": 0},
+        "inputs": {
+            "InputTensor": _STEPS_123,
+            "WeightTensor": _tensor([1, 1, 4, 1], [[[[0], [0], [0], [1]]]]),
+            "RecurrenceTensor": _tensor([1, 1, 4, 1], [[[[0], [0], [0], [0]]]]),
+            "BiasTensor": _tensor([1, 1, 1, 8], [[[[1, 1, 1, 0, 0, 0, 0, 0]]]]),
+        },
+        # The forget gate is 1 - i = 0: each step keeps only its own input.
+        "expected": _tensor([3, 1, 1, 1], [[[[1]]], [[[2]]], [[[3]]]]),
+        "notes": "The same LSTM with CoupleInputForget: the forget gate is 1 - i, here 0.",
+        "status": "dmljax",
+    },
+    {
+        "id": "gru-dmljax-half-update",
+        "op": "DML_OPERATOR_GRU",
+        "source": _source("GRU"),
+        "attrs": {"Direction": _FORWARD, "Activations": ["RELU", "IDENTITY"],
+                  "output_index": 0},
+        "inputs": {
+            "InputTensor": _STEPS_123,
+            # Gates z, r, h: the hidden gate reads 2 x.
+            "WeightTensor": _tensor([1, 1, 3, 1], [[[[0], [0], [2]]]]),
+            "RecurrenceTensor": _tensor([1, 1, 3, 1], [[[[0], [0], [0]]]]),
+            # W_b: z = relu(0.5), r = relu(1).
+            "BiasTensor": _tensor([1, 1, 1, 6], [[[[0.5, 1, 0, 0, 0, 0]]]]),
+        },
+        # H_t = 0.5 * 2 x_t + 0.5 H_(t-1): 1, 2.5, 4.25.
+        "expected": _tensor([3, 1, 1, 1], [[[[1]]], [[[2.5]]], [[[4.25]]]]),
+        "notes": "A GRU whose update gate is 0.5: half the new candidate, half the last state.",
+        "status": "dmljax",
+    },
+    {
+        "id": "gru-dmljax-linear-before-reset",
+        "op": "DML_OPERATOR_GRU",
+        "source": _source("GRU"),
+        "attrs": {"Direction": _FORWARD, "Activations": ["RELU", "IDENTITY"],
+                  "LinearBeforeReset": True, "output_index": 1},
+        "inputs": {
+            "InputTensor": _STEPS_123,
+            "WeightTensor": _tensor([1, 1, 3, 1], [[[[0], [0], [1]]]]),
+            "RecurrenceTensor": _tensor([1, 1, 3, 1], [[[[0], [0], [1]]]]),
+            # W_b: z = 0, r = relu(0.5); R_bh = 1, inside the reset's product.
+            "BiasTensor": _tensor([1, 1, 1, 6], [[[[0, 0.5, 0, 0, 0, 1]]]]),
+        },
+        # H_t = x_t + 0.5 * (H_(t-1) + 1): 1.5, 3.25, 5.125 (without LinearBeforeReset
+        # the bias stays outside: x_t + 0.5 H_(t-1) + 1, ending at 6).
+        "expected": _tensor([1, 1, 1, 1], [[[[5.125]]]]),
+        "notes": "A GRU with LinearBeforeReset: the reset gate scales R_h H + R_bh.",
+        "status": "dmljax",
+    },
 )  # fmt: skip
 
-_ACTIVATIONS = {"RELU": ActivationReluOperatorDesc, "TANH": ActivationTanhOperatorDesc}
+_ACTIVATIONS = {
+    "RELU": ActivationReluOperatorDesc,
+    "TANH": ActivationTanhOperatorDesc,
+    "SIGMOID": ActivationSigmoidOperatorDesc,
+    "IDENTITY": ActivationIdentityOperatorDesc,
+}
+_DESC_TYPES = {
+    "DML_OPERATOR_RNN": RnnOperatorDesc,
+    "DML_OPERATOR_LSTM": LstmOperatorDesc,
+    "DML_OPERATOR_GRU": GruOperatorDesc,
+}
+_GATES = {RnnOperatorDesc: 1, LstmOperatorDesc: 4, GruOperatorDesc: 3}
+_OUTPUTS = ("output_sequence_tensor", "output_single_tensor", "output_cell_single_tensor")
 
 
-def _doc_example(e: Entry) -> RnnOperatorDesc:
-    """An RNN example: both outputs, the entry shows the one ``output_index`` names."""
-    fields = {
-        "input_tensor": tensor_desc_of(e["inputs"]["InputTensor"]),
-        "weight_tensor": tensor_desc_of(e["inputs"]["WeightTensor"]),
-        "recurrence_tensor": tensor_desc_of(e["inputs"]["RecurrenceTensor"]),
-    }
+def _doc_example(e: Entry) -> Any:
+    """A recurrent example: every output bound, the entry shows the one ``output_index``
+    names; ``Activations`` are one direction's, repeated for each."""
+    desc_type = _DESC_TYPES[e["op"]]
+    fields: dict[str, Any] = {snake_case(k): tensor_desc_of(v) for k, v in e["inputs"].items()}
     _, steps, batch, _ = fields["input_tensor"].sizes
-    _, directions, hidden, _ = fields["weight_tensor"].sizes
+    _, directions, gates_hidden, _ = fields["weight_tensor"].sizes
+    hidden = gates_hidden // _GATES[desc_type]
     f32 = DataType.FLOAT32
-    return RnnOperatorDesc(
+    outputs = {
+        "output_sequence_tensor": (steps, directions, batch, hidden),
+        "output_single_tensor": (1, directions, batch, hidden),
+        "output_cell_single_tensor": (1, directions, batch, hidden),
+    }
+    names = {f.name for f in dataclasses.fields(desc_type)}
+    attrs = e["attrs"]
+    options = {snake_case(k): v for k, v in attrs.items()
+               if k in ("CoupleInputForget", "LinearBeforeReset")}  # fmt: skip
+    return desc_type(
         **fields,
-        output_sequence_tensor=TensorDesc(data_type=f32, sizes=(steps, directions, batch, hidden)),
-        output_single_tensor=TensorDesc(data_type=f32, sizes=(1, directions, batch, hidden)),
-        activation_descs=(_ACTIVATIONS[e["attrs"]["Activation"]](),) * directions,
-        direction=RecurrentNetworkDirection.coerce(e["attrs"]["Direction"], op="", field=""),
+        **{n: TensorDesc(data_type=f32, sizes=s) for n, s in outputs.items() if n in names},
+        **options,
+        activation_descs=tuple(_ACTIVATIONS[a]() for a in attrs["Activations"]) * directions,
+        direction=RecurrentNetworkDirection.coerce(attrs["Direction"], op="", field=""),
     )
 
 
-def _doc_example_face(example: Any) -> tuple[jax.Array, jax.Array]:
+# Each desc input field's functional face argument.
+_FACE_ARGUMENTS = {
+    "input_tensor": "x", "weight_tensor": "w", "recurrence_tensor": "r", "bias_tensor": "b",
+    "hidden_init_tensor": "h0", "cell_mem_init_tensor": "c0",
+    "sequence_lengths_tensor": "lengths", "peephole_tensor": "p",
+}  # fmt: skip
+
+
+def _doc_example_face(example: Any) -> tuple[jax.Array, ...]:
+    """The example through its face: the arrays without the desc's leading 1s, the
+    single outputs with one."""
     desc = example.desc
-    x, w, r = example.inputs
-    y, y_h = rnn(
-        x[0], w[0], r[0], activations=desc.activation_descs,
-        direction=desc.direction.name.lower(),
-    )  # fmt: skip
-    return y, y_h[None]
+    bound = [label for label, _ in contract.bound_tensors(desc, contract.Role.INPUT)]
+    arrays = {_FACE_ARGUMENTS[label]: a for label, a in zip(bound, example.inputs, strict=True)}
+    kwargs: dict[str, Any] = {
+        name: a.reshape(a.shape[-2:]) if name in ("b", "p") else a[0] for name, a in arrays.items()
+    }
+    options: dict[str, Any] = {
+        "activations": desc.activation_descs, "direction": desc.direction.name.lower()
+    }  # fmt: skip
+    if isinstance(desc, LstmOperatorDesc):
+        options.update(couple_input_forget=desc.couple_input_forget,
+                       clip=desc.clip_threshold if desc.use_clip_threshold else None)  # fmt: skip
+        face: Callable[..., Any] = lstm
+    elif isinstance(desc, GruOperatorDesc):
+        options.update(linear_before_reset=desc.linear_before_reset)
+        face = gru
+    else:
+        face = rnn
+    y, *singles = face(**kwargs, **options)
+    return (y, *(s[None] for s in singles))
 
 
 _NUMPY = {ActivationTanhOperatorDesc: np.tanh,
           ActivationSigmoidOperatorDesc: lambda v: 1 / (1 + np.exp(-v))}  # fmt: skip
 
 
-def _sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
-    """``dml.rnn`` of 1 to 3 steps, batches of 1 or 2, 1 to 3 inputs and hidden units, any
-    direction, tanh or sigmoid (smooth, for ``check_grads``), with or without a bias and
-    an initial state; sequence lengths in the other draws."""
-    steps, size, inputs, hidden = (int(n) for n in rng.integers(1, 3, size=4, endpoint=True))
-    direction = str(rng.choice(["forward", "backward", "bidirectional"]))
-    directions = 2 if direction == "bidirectional" else 1
-    kinds = [(ActivationTanhOperatorDesc, ActivationSigmoidOperatorDesc)[int(k)]
-             for k in rng.integers(0, 2, size=directions)]  # fmt: skip
-    activations = tuple(kind() for kind in kinds)
-    with_bias, with_state = (bool(v) for v in rng.integers(0, 2, size=2))
+@dataclasses.dataclass(frozen=True)
+class _Network:
+    """What a sweep draws for one network: its gates, its activations per direction, its
+    optional arrays after ``b`` and ``h0`` (LSTM's ``c0`` and ``p``), its face, and its
+    options as a draw and as the reference takes them."""
 
-    def draw(shape: tuple[int, ...]) -> np.ndarray:
-        return (rng.standard_normal(shape) * 0.5).astype(dtype)
+    gates: int
+    activations: int
+    more: tuple[str, ...]
+    face: Callable[..., Any]
+    reference: Callable[..., Any]
+    options: Callable[[np.random.Generator], dict[str, Any]]
 
-    args = []
-    for _ in range(batch):
-        arrays = [draw((steps, size, inputs)), draw((directions, hidden, inputs)),
-                  draw((directions, hidden, hidden))]  # fmt: skip
-        if with_bias:
-            arrays.append(draw((directions, 2 * hidden)))
-        if with_state:
-            arrays.append(draw((directions, size, hidden)))
-        args.append(tuple(arrays))
 
-    def call(*arrays: jax.Array) -> tuple[jax.Array, jax.Array]:
-        x, w, r, *rest = arrays
-        b = rest.pop(0) if with_bias else None
-        h0 = rest.pop(0) if with_state else None
-        return rnn(x, w, r, b, h0, activations=activations, direction=direction)
+_NETWORKS = {
+    "RNN": _Network(1, 1, (), rnn, reference.rnn, lambda rng: {}),
+    "LSTM": _Network(
+        4, 3, ("c0", "p"), lstm, reference.lstm,
+        lambda rng: {"couple_input_forget": bool(rng.integers(0, 2))},
+    ),
+    "GRU": _Network(
+        3, 2, (), gru, reference.gru,
+        lambda rng: {"linear_before_reset": bool(rng.integers(0, 2))},
+    ),
+}  # fmt: skip
 
-    def want(arrays: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
-        x, w, r, *rest = arrays
-        b = rest.pop(0) if with_bias else None
-        h0 = rest.pop(0) if with_state else None
-        return reference.rnn(
-            x, w, r, b, h0, None, activations=[_NUMPY[k] for k in kinds],
-            backward=[direction == "backward", True][:directions],
+
+def _sweep(name: str) -> Callable[..., sweeps.SweepCase]:
+    """The network's sweep: its face of 1 to 3 steps, batches of 1 or 2, 1 to 3 inputs
+    and hidden units, any direction, tanh or sigmoid activations (smooth, for
+    ``check_grads``), with or without each optional array but the sequence lengths and
+    each option (LSTM's coupled gates, GRU's ``linear_before_reset``; LSTM's clip is not
+    smooth: tests/test_recurrent.py checks it)."""
+    network = _NETWORKS[name]
+
+    def sweep(rng: np.random.Generator, dtype: np.dtype[Any], batch: int = 2) -> sweeps.SweepCase:
+        steps, size, inputs, hidden = (int(n) for n in rng.integers(1, 3, size=4, endpoint=True))
+        direction = str(rng.choice(["forward", "backward", "bidirectional"]))
+        directions = 2 if direction == "bidirectional" else 1
+        kinds = [(ActivationTanhOperatorDesc, ActivationSigmoidOperatorDesc)[int(k)]
+                 for k in rng.integers(0, 2, size=directions * network.activations)]  # fmt: skip
+        activations = tuple(kind() for kind in kinds)
+        options = network.options(rng)
+        gated = network.gates * hidden
+        shapes = {"b": (directions, 2 * gated), "h0": (directions, size, hidden),
+                  "c0": (directions, size, hidden), "p": (directions, 3 * hidden)}  # fmt: skip
+        optional = [n for n in ("b", "h0", *network.more) if rng.integers(0, 2)]
+
+        def draw(shape: tuple[int, ...]) -> np.ndarray:
+            return (rng.standard_normal(shape) * 0.5).astype(dtype)
+
+        args = tuple(
+            (draw((steps, size, inputs)), draw((directions, gated, inputs)),
+             draw((directions, gated, hidden)), *(draw(shapes[n]) for n in optional))
+            for _ in range(batch)
         )  # fmt: skip
 
-    return sweeps.SweepCase(
-        label=f"{sweeps.label((steps, size, inputs), dtype)} hidden {hidden} {direction}"
-        f"{' bias' if with_bias else ''}{' h0' if with_state else ''}",
-        fn=call,
-        batch=tuple(args),
-        expected=tuple(want(a) for a in args),
-        linear_argnums=tuple(range(len(args[0]))),
-        linear=False,
-        # float32 steps against float64: a few roundings per step, carried through tanh.
-        ulps=64,
-        magnitude=1.0,
-    )
+        def call(x: jax.Array, w: jax.Array, r: jax.Array, *rest: jax.Array) -> Any:
+            given = dict(zip(optional, rest, strict=True))
+            return network.face(x, w, r, **given, activations=activations, direction=direction,
+                                **options)  # fmt: skip
+
+        def want(arrays: tuple[np.ndarray, ...]) -> Any:
+            x, w, r, *rest = arrays
+            given = dict(zip(optional, rest, strict=True))
+            more = [given.get(n) for n in ("h0", *network.more[:1])]
+            return network.reference(
+                x, w, r, given.get("b"), *more, None, *(given.get(n) for n in network.more[1:]),
+                activations=[_NUMPY[k] for k in kinds],
+                backward=[direction == "backward", True][:directions], **options,
+            )  # fmt: skip
+
+        return sweeps.SweepCase(
+            label=f"{sweeps.label((steps, size, inputs), dtype)} hidden {hidden} {direction} "
+            f"{' '.join(optional)} {' '.join(k for k, v in options.items() if v)}".rstrip(),
+            fn=call,
+            batch=args,
+            expected=tuple(want(a) for a in args),
+            linear_argnums=tuple(range(len(args[0]))),
+            linear=False,
+            # float32 steps against float64: a few roundings per step, carried through
+            # the activations.
+            ulps=64,
+            magnitude=1.0,
+        )
+
+    return sweep
 
 
-def _bench() -> list[Case | EagerCase]:
-    """A forward tanh RNN of 256 steps, a batch of 64, 256 inputs and hidden units
-    (float32), against the same recurrence written as ``lax.scan``."""
+def _scan_step(name: str, r: jax.Array) -> Callable[..., Any]:
+    """One step of the network written by hand (ONNX's defaults: no bias, sigmoid and
+    tanh), for the bench's ``lax.scan``."""
+    highest = lax.Precision.HIGHEST
+
+    def rnn_step(h: jax.Array, p: jax.Array) -> tuple[jax.Array, jax.Array]:
+        h = jnp.tanh(p + jnp.matmul(h, r.T, precision=highest))
+        return h, h
+
+    def lstm_step(state: Any, p: jax.Array) -> tuple[Any, jax.Array]:
+        h, c = state
+        i, o, f, g = jnp.split(p + jnp.matmul(h, r.T, precision=highest), 4, axis=-1)
+        c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+        h = jax.nn.sigmoid(o) * jnp.tanh(c)
+        return (h, c), h
+
+    def gru_step(h: jax.Array, p: jax.Array) -> tuple[jax.Array, jax.Array]:
+        n = h.shape[-1]
+        z, reset = jnp.split(
+            jax.nn.sigmoid(p[:, : 2 * n] + jnp.matmul(h, r[: 2 * n].T, precision=highest)), 2,
+            axis=-1,
+        )  # fmt: skip
+        candidate = jnp.tanh(p[:, 2 * n :] + jnp.matmul(reset * h, r[2 * n :].T, precision=highest))
+        h = (1 - z) * candidate + z * h
+        return h, h
+
+    return {"RNN": rnn_step, "LSTM": lstm_step, "GRU": gru_step}[name]
+
+
+def _bench(name: str) -> list[Case | EagerCase]:
+    """A forward network (ONNX's default activations) of 256 steps, a batch of 64, 256
+    inputs and hidden units (float32), against the same recurrence written as
+    ``lax.scan``; RNN also eagerly, through both faces."""
+    network = _NETWORKS[name]
+    gates = network.gates
 
     def make_args(key: jax.Array, quick: bool) -> tuple[jax.Array, ...]:
         steps = 16 if quick else 256
@@ -172,88 +376,126 @@ def _bench() -> list[Case | EagerCase]:
         scale = np.float32(1 / 16)
         return (
             operands.normal(keys[0], (steps, 64, 256)),
-            operands.normal(keys[1], (1, 256, 256)) * scale,
-            operands.normal(keys[2], (1, 256, 256)) * scale,
+            operands.normal(keys[1], (1, gates * 256, 256)) * scale,
+            operands.normal(keys[2], (1, gates * 256, 256)) * scale,
         )
 
-    def scan(x: jax.Array, w: jax.Array, r: jax.Array) -> tuple[jax.Array, jax.Array]:
-        highest = lax.Precision.HIGHEST
-        projected = jnp.einsum("tbi,hi->tbh", x, w[0], precision=highest)
-
-        def step(h: jax.Array, p: jax.Array) -> tuple[jax.Array, jax.Array]:
-            h = jnp.tanh(p + jnp.matmul(h, r[0].T, precision=highest))
-            return h, h
-
-        final, y = lax.scan(step, jnp.zeros(x.shape[1:2] + w.shape[1:2], x.dtype), projected)
-        return y[:, None], final[None]
-
-    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
-        """4 steps, a batch of 2, 4 inputs, 1 unit, and both sequences' lengths, the whole
-        4 (UINT32, as the desc's)."""
-        x = operands.tiny_operands(key)[0]
-        return (x[:4].reshape(4, 2, 4), x[4:5, :4].reshape(1, 1, 4), x[5:6, :1].reshape(1, 1, 1),
-                jnp.full((2,), 4, jnp.uint32))  # fmt: skip
+    def scan(x: jax.Array, w: jax.Array, r: jax.Array) -> tuple[jax.Array, ...]:
+        projected = jnp.einsum("tbi,gi->tbg", x, w[0], precision=lax.Precision.HIGHEST)
+        h = jnp.zeros((x.shape[1], r.shape[2]), x.dtype)
+        start: Any = (h, h) if name == "LSTM" else h
+        final, y = lax.scan(_scan_step(name, r[0]), start, projected)
+        finals: tuple[jax.Array, ...] = final if name == "LSTM" else (final,)
+        return (y[:, None], *(f[None] for f in finals))
 
     def moved(args: Any) -> int:
         return 2 * args[0].nbytes + args[1].nbytes + args[2].nbytes
 
-    return [
+    cases: list[Case | EagerCase] = [
         Case(
-            name="rnn tanh 256 steps",
-            operator="RNN",
+            name=f"{name.lower()} 256 steps",
+            operator=name,
             make_args=make_args,
-            dmljax_fn=lambda x, w, r: rnn(x, w, r),
+            dmljax_fn=lambda x, w, r: network.face(x, w, r),
             jnp_fn=scan,
             bytes_moved=moved,
             target_ratio=1.1,  # the issue's target for a recurrence against lax.scan
-        ),
-        EagerCase(
-            name="rnn eager",
-            operator="RNN",
-            desc_operands=lambda x, w, r, n: (x[None], w[None], r[None], n.reshape(1, 1, 1, -1)),
-            desc=lambda x, w, r, n: RnnOperatorDesc(
-                input_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 4, 2, 4)),
-                weight_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 1, 4)),
-                recurrence_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 1, 1)),
-                sequence_lengths_tensor=TensorDesc(data_type=DataType.UINT32, sizes=(1, 1, 1, 2)),
-                output_sequence_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(4, 1, 2, 1)),
-                output_single_tensor=TensorDesc(data_type=DataType.FLOAT32, sizes=(1, 1, 2, 1)),
-                activation_descs=(ActivationTanhOperatorDesc(),),
-                direction=RecurrentNetworkDirection.FORWARD,
-            ),
-            functional=lambda x, w, r, n: rnn(x, w, r, lengths=n),
-            jnp_fn=lambda x, w, r, n: scan(x, w, r),  # lengths of all: no mask
-            make_args=tiny,
-            numpy_indices=3,
-        ),
+        )
     ]
+    return [*cases, _eager(name, scan)]
 
 
-def _support_case(
-    rank: int, data_type: DataType, index_type: DataType
-) -> tuple[Any, tuple[np.ndarray, ...]]:
-    """A forward RNN of 2 steps, 2 inputs and 2 units with every optional tensor bound
-    (sequence lengths of ``index_type``); at a rank other than the page's 4 its tensors'
-    sizes padded with leading 1s or cut to their last ``rank``."""
-    f = data_type
+def _eager(name: str, scan: Callable[..., Any]) -> EagerCase:
+    """The network eagerly: 4 steps, a batch of 2, 4 inputs, 1 unit, through both faces;
+    RNN with both sequences' lengths, the whole 4 (UINT32, as the desc's; NumPy int64
+    through the face). LSTM and GRU without: a mask changes how XLA fuses their gates'
+    products and sums, and so their last bits, against the hand-written scan."""
+    network = _NETWORKS[name]
+    gates = network.gates
+    lengths = name == "RNN"
 
-    def sized(*sizes: int) -> tuple[int, ...]:
-        return (*(1,) * (rank - 4), *sizes) if rank >= 4 else sizes[4 - rank :]
+    def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
+        x = operands.tiny_operands(key)[0]
+        w, r = x[4 : 4 + gates, :4], x[4 : 4 + gates, 4:5]  # rows 4 to 7: no x's
+        arrays = (x[:4].reshape(4, 2, 4), w[None], r[None])
+        return (*arrays, jnp.full((2,), 4, jnp.uint32)) if lengths else arrays
 
-    shapes = {
-        "input_tensor": sized(1, 2, 1, 2), "weight_tensor": sized(1, 1, 2, 2),
-        "recurrence_tensor": sized(1, 1, 2, 2), "bias_tensor": sized(1, 1, 1, 4),
-        "hidden_init_tensor": sized(1, 1, 1, 2), "sequence_lengths_tensor": sized(1, 1, 1, 1),
-    }  # fmt: skip
-    types = {name: index_type if name == "sequence_lengths_tensor" else f for name in shapes}
-    desc = RnnOperatorDesc(
-        **{name: TensorDesc(data_type=types[name], sizes=sizes) for name, sizes in shapes.items()},
-        output_sequence_tensor=TensorDesc(data_type=f, sizes=sized(2, 1, 1, 2)),
-        output_single_tensor=TensorDesc(data_type=f, sizes=sized(1, 1, 1, 2)),
-        activation_descs=(ActivationReluOperatorDesc(),),
-        direction=RecurrentNetworkDirection.FORWARD,
+    f32 = DataType.FLOAT32
+    desc_type = {"RNN": RnnOperatorDesc, "LSTM": LstmOperatorDesc, "GRU": GruOperatorDesc}[name]
+    single = TensorDesc(data_type=f32, sizes=(1, 1, 2, 1))
+    extra: dict[str, Any] = {"output_cell_single_tensor": single} if name == "LSTM" else {}
+    if lengths:
+        extra["sequence_lengths_tensor"] = TensorDesc(data_type=DataType.UINT32, sizes=(1, 1, 1, 2))
+    defaults = {"RNN": (ActivationTanhOperatorDesc(),),
+                "LSTM": (ActivationSigmoidOperatorDesc(), ActivationTanhOperatorDesc(),
+                         ActivationTanhOperatorDesc()),
+                "GRU": (ActivationSigmoidOperatorDesc(), ActivationTanhOperatorDesc())}  # fmt: skip
+
+    def desc_operands(*args: jax.Array) -> tuple[jax.Array, ...]:
+        x, w, r, *n = args
+        return (x[None], w[None], r[None], *(v.reshape(1, 1, 1, -1) for v in n))
+
+    def face(*args: jax.Array) -> Any:
+        x, w, r, *n = args
+        return network.face(x, w, r, lengths=n[0]) if n else network.face(x, w, r)
+
+    return EagerCase(
+        name=f"{name.lower()} eager",
+        operator=name,
+        desc_operands=desc_operands,
+        desc=lambda *args: desc_type(
+            input_tensor=TensorDesc(data_type=f32, sizes=(1, 4, 2, 4)),
+            weight_tensor=TensorDesc(data_type=f32, sizes=(1, 1, gates, 4)),
+            recurrence_tensor=TensorDesc(data_type=f32, sizes=(1, 1, gates, 1)),
+            output_sequence_tensor=TensorDesc(data_type=f32, sizes=(4, 1, 2, 1)),
+            output_single_tensor=single,
+            **extra,
+            activation_descs=defaults[name],
+            direction=RecurrentNetworkDirection.FORWARD,
+        ),
+        functional=face,
+        jnp_fn=lambda x, w, r, *n: scan(x, w, r),  # lengths of all: no mask
+        make_args=tiny,
+        numpy_indices=3 if lengths else None,
     )
-    return desc, tuple(data_of(sizes, types[name]) for name, sizes in shapes.items())
+
+
+def _support_case(name: str) -> Callable[..., tuple[Any, tuple[np.ndarray, ...]]]:
+    """The network's support case: forward, 2 steps, 2 inputs and 2 units, with every
+    optional tensor bound (sequence lengths of ``index_type``); at a rank other than the
+    page's 4 its tensors' sizes padded with leading 1s or cut to their last ``rank``."""
+    desc_type = {"RNN": RnnOperatorDesc, "LSTM": LstmOperatorDesc, "GRU": GruOperatorDesc}[name]
+    network = _NETWORKS[name]
+    gated = 2 * network.gates
+    names = {f.name for f in dataclasses.fields(desc_type)}
+
+    def case(
+        rank: int, data_type: DataType, index_type: DataType
+    ) -> tuple[Any, tuple[np.ndarray, ...]]:
+        def sized(*sizes: int) -> tuple[int, ...]:
+            return (*(1,) * (rank - 4), *sizes) if rank >= 4 else sizes[4 - rank :]
+
+        shapes = {
+            "input_tensor": sized(1, 2, 1, 2), "weight_tensor": sized(1, 1, gated, 2),
+            "recurrence_tensor": sized(1, 1, gated, 2), "bias_tensor": sized(1, 1, 1, 2 * gated),
+            "hidden_init_tensor": sized(1, 1, 1, 2), "cell_mem_init_tensor": sized(1, 1, 1, 2),
+            "sequence_lengths_tensor": sized(1, 1, 1, 1), "peephole_tensor": sized(1, 1, 1, 6),
+        }  # fmt: skip
+        shapes = {n: s for n, s in shapes.items() if n in names}
+        types = {n: index_type if n == "sequence_lengths_tensor" else data_type for n in shapes}
+        outputs = {"output_sequence_tensor": sized(2, 1, 1, 2),
+                   "output_single_tensor": sized(1, 1, 1, 2),
+                   "output_cell_single_tensor": sized(1, 1, 1, 2)}  # fmt: skip
+        desc = desc_type(
+            **{n: TensorDesc(data_type=types[n], sizes=sizes) for n, sizes in shapes.items()},
+            **{n: TensorDesc(data_type=data_type, sizes=sizes)
+               for n, sizes in outputs.items() if n in names},
+            activation_descs=(ActivationReluOperatorDesc(),) * network.activations,
+            direction=RecurrentNetworkDirection.FORWARD,
+        )  # fmt: skip
+        return desc, tuple(data_of(sizes, types[n]) for n, sizes in shapes.items())
+
+    return case
 
 
 def _fixed_size(k: int, d: int, arrays: Any, error: Any) -> bool:
@@ -268,16 +510,19 @@ _DOCUMENTED: dict[FeatureLevel, DocumentedBand] = {
     FeatureLevel.FL_1_0: ((4, 4), FLOATS, {DataType.UINT32}),
 }
 
-CHECKS = OperatorChecks(
-    RNN,
-    doc_example=_doc_example,
-    doc_example_face=_doc_example_face,
-    sweep=_sweep,
-    bench=_bench,
-    documented_support=_DOCUMENTED,
-    support_case=_support_case,
-    fixed_size=_fixed_size,
-    computes="a recurrence of products and activations (tests/test_recurrent.py)",
-    face_dtypes=FACE_DTYPES,
-    examples=EXAMPLES,
+CHECKS = tuple(
+    OperatorChecks(
+        operator,
+        doc_example=_doc_example,
+        doc_example_face=_doc_example_face,
+        sweep=_sweep(name),
+        bench=lambda name=name: _bench(name),
+        documented_support=_DOCUMENTED,
+        support_case=_support_case(name),
+        fixed_size=_fixed_size,
+        computes="a recurrence of products and activations (tests/test_recurrent.py)",
+        face_dtypes=FACE_DTYPES,
+        examples=tuple(e for e in EXAMPLES if e["op"] == operator.name),
+    )
+    for name, operator in (("RNN", RNN), ("LSTM", LSTM), ("GRU", GRU))
 )

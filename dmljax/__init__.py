@@ -199,6 +199,7 @@ if TYPE_CHECKING:
         TopKOperatorDesc as TopKOperatorDesc,
         top_k as top_k,
     )
+    from dmljax._src.serialized.graph import load_serialized_graph as load_serialized_graph
     from dmljax._src.strides import (
         from_strided_buffer as from_strided_buffer,
         to_strided_buffer as to_strided_buffer,
@@ -361,6 +362,7 @@ __all__ = [  # noqa: RUF022  # with the family's names below, sorted as Python s
     "hardmax",
     "join",
     "load_dxdispatch",
+    "load_serialized_graph",
     "log_softmax",
     "lstm",
     "one_hot",

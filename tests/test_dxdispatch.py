@@ -44,6 +44,14 @@ def _bilinear_doubled(image):
     return np.array([np.interp(ys, np.arange(rows), column) for column in across.T]).T
 
 
+def _matmul_add():
+    """dmlSerializedGraph_matmul_add.json's output: model_input (five 1.5s) times the
+    5 x 5 constant beside the graph, plus the 5-element one, read with NumPy."""
+    b = np.fromfile(MODELS / "matmul_add" / "matmul_b_tensor.bin", np.float32).reshape(5, 5)
+    c = np.fromfile(MODELS / "matmul_add" / "add_b_tensor.bin", np.float32)
+    return np.full((1, 5), 1.5) @ b.astype(np.float64) + c
+
+
 def _rnn_one_step():
     """dml_rnn.json's output: inputs 1..32 as 8 x 4, weights 1 + 0.4 i as 2 x 5 x 4, in
     float32 as the resources hold them; the single output (direction, batch, unit)."""
@@ -101,6 +109,12 @@ def _rnn_one_step():
             # W x (ELU is the identity on these positive sums); R never applies.
             "dml_rnn.json",
             [_printed("output", _rnn_one_step())],
+        ),
+        (
+            # onnxruntime's serialized DirectML graph of MatMul + Add (one GEMM node whose C
+            # is the addend), its constants in .bin files beside it.
+            "dmlSerializedGraph_matmul_add.json",
+            [_printed("model_output", _matmul_add())],
         ),
         (
             "dml_reduce.json",  # DxDispatch's README prints its output: 6, 15, 24
@@ -414,8 +428,8 @@ REFUSALS = {
     "no such bind point": ((*BIND, "Bogus"), "X", "commands[0].bindings.Bogus",
                            "a bind point of 'op'"),
     "onnx": ((*OP, "type"), "onnx", "dispatchables.op.type", "ONNX"),
-    "a serialized graph": ((*OP, "type"), "dmlSerializedGraph", "dispatchables.op.type",
-                           "serialized-graph"),
+    "a serialized graph of no file": ((*OP, "type"), "dmlSerializedGraph",
+                                      "dispatchables.op.sourcePath", "serialized graph"),
     "an image initializer of no file": (("resources", "X", "initialValues"),
                                         {"sourcePath": "x.png"},
                                         "resources.X.initialValues.sourcePath", "a regular file"),

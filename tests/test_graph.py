@@ -245,6 +245,27 @@ def test_fan_out_and_several_outputs_from_split():
     np.testing.assert_array_equal(rotated, [3, 1, 2, 3, 1, 2])
 
 
+def test_an_absent_optional_output_needs_no_edge_and_gives_none():
+    # RNN's sequence output bound, its single output absent: nothing reads it, nothing may.
+    rnn = dml.RnnOperatorDesc(
+        input_tensor=t(1, 2, 1, 1), weight_tensor=t(1, 1, 1, 1), recurrence_tensor=t(1, 1, 1, 1),
+        output_sequence_tensor=t(2, 1, 1, 1),
+        activation_descs=(dml.ActivationReluOperatorDesc(),),
+        direction=dml.RecurrentNetworkDirection.FORWARD,
+    )  # fmt: skip
+    graph = dml.GraphDesc(
+        input_count=3, output_count=1, nodes=(node(rnn),),
+        input_edges=(inp(0, 0, 0), inp(1, 0, 1), inp(2, 0, 2)), output_edges=(out(0),),
+    )  # fmt: skip
+    ones = np.ones((1, 1, 1, 1), np.float32)
+    (y,) = dml.compile_graph(graph)(np.array([1, 2], np.float32).reshape(1, 2, 1, 1), ones, ones)
+    np.testing.assert_array_equal(y.ravel(), [1, 3])
+    from_absent = dataclasses.replace(graph, output_edges=(out(0, from_output=1),))
+    with pytest.raises(InvalidArgumentError, match="output_single_tensor is absent") as e:
+        dml.compile_graph(from_absent)
+    assert e.value.field == "output_edges[0].from_node_output_index"
+
+
 def test_a_constant_node_feeds_its_bytes_from_feature_level_6_2():
     constant = dml.ConstantDataGraphNodeDesc(data=np.array([5, 0], np.int32).tobytes(), name="idx")
     graph = chain(

@@ -407,6 +407,11 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
     def check_output(field: str, node: int, output: int) -> None:
         what = f"node {node} has {len(outs[node])} outputs"
         _check_index(output, len(outs[node]), f"{field}.from_node_output_index", what)
+        slot = outs[node][output]
+        if slot.tensor is None and isinstance(graph.nodes[node], OperatorGraphNodeDesc):
+            raise _error(f"{field}.from_node_output_index",
+                         f"a present output: nodes[{node}].operator.{slot.label} is absent",
+                         output)  # fmt: skip
 
     used_outputs: set[tuple[int, int]] = set()
     for k, edge in enumerate(graph.input_edges):
@@ -438,7 +443,9 @@ def _check_graph(graph: GraphDesc, level: FeatureLevel) -> _Wiring:
                              hint="Every input of every node needs a source (DirectML's "
                              "DML_GRAPH_DESC remarks).")  # fmt: skip
         for output, s in enumerate(outs[i]):
-            if (i, output) not in used_outputs:
+            # An absent optional output (RNN's) has nothing to read; a constant's has data.
+            absent = s.tensor is None and isinstance(node, OperatorGraphNodeDesc)
+            if not absent and (i, output) not in used_outputs:
                 where = f"nodes[{i}]" + (f".operator.{s.label}" if s.tensor is not None else "")
                 raise _error(where, "connected by an intermediate or an output edge",
                              "an output no edge reads")  # fmt: skip
@@ -637,7 +644,9 @@ class CompiledGraph:
                     arrays.append(_rebound(value, bound, s.tensor))
                 result = lowerings[i](*arrays)
                 results = result if isinstance(result, tuple) else (result,)
-                for output, (value, s) in enumerate(zip(results, outs[i], strict=True)):
+                # The operator returns its present outputs only (RNN's bound ones).
+                present = [(k, s) for k, s in enumerate(outs[i]) if s.tensor is not None]
+                for value, (output, s) in zip(results, present, strict=True):
                     values[i, output] = (value, s.tensor)
             return tuple(values[e.from_node_index, e.from_node_output_index][0] for e in edges)
 

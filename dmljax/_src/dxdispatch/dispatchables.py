@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import pathlib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -34,6 +35,7 @@ from dmljax._src.graph import (
     one_node_graph,
 )
 from dmljax._src.ops import OPERATORS
+from dmljax._src.serialized.graph import load_serialized_graph
 from dmljax._src.tensor_desc import TensorDesc, TensorFlags
 from dmljax.errors import InvalidArgumentError
 
@@ -89,7 +91,7 @@ def _operator(type_name: Any, where: str) -> Operator[Any]:
         where,
         f"an operator dmljax implements ({known})",
         type_name,
-        hint="HLSL, ONNX and serialized-graph dispatchables are not run.",
+        hint="HLSL and ONNX dispatchables are not run.",
     )
 
 
@@ -509,8 +511,11 @@ def _graph_dispatchable(
     return Dispatchable(compiled, inputs, outputs, None)
 
 
-def parse_dispatchables(specs: Any, options: Mapping[str, Any]) -> dict[str, Dispatchable]:
-    """Every dispatchable compiled with ``options`` (``compile_operator``'s keywords)."""
+def parse_dispatchables(
+    specs: Any, options: Mapping[str, Any], folder: pathlib.Path
+) -> dict[str, Dispatchable]:
+    """Every dispatchable compiled with ``options`` (``compile_operator``'s keywords);
+    ``folder`` is the model's, which a serialized graph's ``sourcePath`` starts from."""
     if not isinstance(specs, Mapping):
         raise model_error("dispatchables", "an object of named dispatchables", repr(specs)[:80])
     # A graph's wiring is checked first: it is wrong whatever its nodes' operators are.
@@ -519,7 +524,8 @@ def parse_dispatchables(specs: Any, options: Mapping[str, Any]) -> dict[str, Dis
         for name, spec in specs.items()
         if _is_graph(spec)
     }
-    operators = {}
+    operators: dict[str, Dispatchable] = {}
+    serialized: dict[str, Dispatchable] = {}
     for name, spec in specs.items():
         where = f"dispatchables.{name}"
         if name in layouts:
@@ -527,17 +533,66 @@ def parse_dispatchables(specs: Any, options: Mapping[str, Any]) -> dict[str, Dis
         if not isinstance(spec, Mapping):
             raise model_error(where, "a dispatchable object", repr(spec)[:80])
         kind = spec.get("type")
-        if isinstance(kind, str) and kind.lower() in ("hlsl", "onnx", "dmlserializedgraph"):
+        if isinstance(kind, str) and kind.lower() in ("hlsl", "onnx"):
             raise model_error(
                 f"{where}.type",
-                "a DirectML operator or DML_GRAPH_DESC (dmljax runs "
-                "no HLSL, ONNX or serialized-graph dispatchables)",
+                "a DirectML operator, a DML_GRAPH_DESC or a dmlSerializedGraph (dmljax runs "
+                "no HLSL or ONNX dispatchables)",
                 kind,
             )
+        if isinstance(kind, str) and kind.lower() == "dmlserializedgraph":
+            serialized[name] = _serialized_graph_dispatchable(spec, where, options, folder)
+            continue
         operators[name] = _operator_dispatchable(spec, where, options)
+    compiled = {**operators, **serialized}
     return {
-        name: operators[name]
-        if name in operators
+        name: compiled[name]
+        if name in compiled
         else _graph_dispatchable(layouts[name], operators, f"dispatchables.{name}", options)
         for name in specs
     }
+
+
+def _from_file(where: str, source: str, make: Callable[[], Any]) -> Any:
+    """``make()``, its refusal named by the model's ``sourcePath`` and then the field of
+    the file (or of the graph it holds) as the refusal names it."""
+    try:
+        return make()
+    except InvalidArgumentError as error:
+        inner = "" if error.field == "path" else f": {error.field}"
+        raise model_error(
+            f"{where}.sourcePath ({source}){inner}", error.expected, error.given, hint=error.hint
+        ) from None
+
+
+def _serialized_graph_dispatchable(
+    spec: Mapping[str, Any], where: str, options: Mapping[str, Any], folder: pathlib.Path
+) -> Dispatchable:
+    """A ``dmlSerializedGraph``: the graph its ``sourcePath`` holds (resolved against the
+    model's folder, then the working one, as DxDispatch resolves paths), its constants
+    beside it; bound by its inputs' and outputs' names."""
+    source = spec.get("sourcePath")
+    if not isinstance(source, str) or not source:
+        raise model_error(f"{where}.sourcePath", "the path of a serialized graph", repr(source))
+    unknown = sorted(set(spec) - {"type", "sourcePath", "executionFlags"})
+    if unknown:
+        raise model_error(
+            f"{where}.{unknown[0]}", "a field of a dmlSerializedGraph (sourcePath, "
+            "executionFlags)", unknown[0],
+        )  # fmt: skip
+    path = folder / source
+    if not path.exists():
+        path = pathlib.Path(source)
+    graph = _from_file(where, source, lambda: load_serialized_graph(path))
+    options = {**options, "allow_half_precision": _allows_half_precision(spec, where)}
+    compiled = _from_file(where, source, lambda: compile_graph(graph, **options))
+    names = {e.graph_input_index: e.name for e in graph.input_edges}
+    inputs = tuple(
+        BindPoint(names.get(i, f"in_{i}"), (t,)) for i, t in enumerate(compiled.input_descs)
+    )
+    outputs_named = {e.graph_output_index: e.name for e in graph.output_edges}
+    outputs = tuple(
+        BindPoint(outputs_named.get(j, f"out_{j}"), (t,))
+        for j, t in enumerate(compiled.output_descs)
+    )
+    return Dispatchable(compiled, inputs, outputs, None)

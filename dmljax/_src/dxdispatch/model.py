@@ -91,7 +91,7 @@ class DxDispatchModel:
             name: parse_resource(spec, f"resources.{name}", folder)
             for name, spec in model["resources"].items()
         }
-        self.dispatchables = parse_dispatchables(model["dispatchables"], options)
+        self.dispatchables = parse_dispatchables(model["dispatchables"], options, folder)
         self.commands: list[Any] = list(model["commands"])
         for k, command in enumerate(self.commands):
             kind = command.get("type", "") if isinstance(command, Mapping) else None

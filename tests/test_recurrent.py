@@ -545,3 +545,51 @@ def test_gru_matches_onnxruntime(sizes, direction, optional, linear_before_reset
                   linear_before_reset=linear_before_reset)  # fmt: skip
     for g, e in zip(got, want, strict=True):
         np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("network", ["rnn", "lstm", "gru"])
+def test_zero_strides_nan_and_inf_are_read_as_the_reference_reads_them(network):
+    # One initial state broadcast over the batch by a zero stride; batch element 0 meets a
+    # NaN at step 1 (NaN from there on), element 1 meets +inf at step 0 (activations
+    # saturate) and a NaN at step 2, past its length of 1, which must not leak.
+    rng = np.random.default_rng(7)
+    gates = {"rnn": 1, "lstm": 4, "gru": 3}[network]
+    hidden = 2
+    x = np.array([[[0.5], [np.inf]], [[np.nan], [1.0]], [[0.25], [np.nan]]], np.float32)
+    w = _draw(rng, (1, gates * hidden, 1), np.float32)
+    r = _draw(rng, (1, gates * hidden, hidden), np.float32)
+    state = np.array([0.25, -0.5], np.float32)
+    lengths = np.array([3, 1], np.uint32)
+    broadcast = np.broadcast_to(state, (1, 2, hidden))
+    f32 = T.FLOAT32
+    td = lambda *sizes, strides=None, t=f32: dml.TensorDesc(data_type=t, sizes=sizes,
+                                                             strides=strides)  # fmt: skip
+    common: dict[str, Any] = dict(
+        input_tensor=td(1, 3, 2, 1), weight_tensor=td(1, 1, gates * hidden, 1),
+        recurrence_tensor=td(1, 1, gates * hidden, hidden),
+        hidden_init_tensor=td(1, 1, 2, hidden, strides=(0, 0, 0, 1)),
+        sequence_lengths_tensor=td(1, 1, 1, 2, t=T.UINT32),
+        output_sequence_tensor=td(3, 1, 2, hidden), output_single_tensor=td(1, 1, 2, hidden),
+        direction=dml.RecurrentNetworkDirection.FORWARD,
+    )  # fmt: skip
+    sigmoid = _NUMPY[type(_SIGMOID)]
+    if network == "rnn":
+        desc: Any = dml.RnnOperatorDesc(**common, activation_descs=(_TANH,))
+        want = reference.rnn(x, w, r, None, broadcast, lengths, activations=[np.tanh],
+                             backward=[False])  # fmt: skip
+    elif network == "lstm":
+        desc = dml.LstmOperatorDesc(**common, activation_descs=(_SIGMOID, _TANH, _TANH))
+        want = reference.lstm(
+            x, w, r, None, broadcast, None, lengths, None,
+            activations=[sigmoid, np.tanh, np.tanh], backward=[False],
+        )[:2]  # fmt: skip
+    else:
+        desc = dml.GruOperatorDesc(**common, activation_descs=(_SIGMOID, _TANH))
+        want = reference.gru(x, w, r, None, broadcast, lengths, activations=[sigmoid, np.tanh],
+                             backward=[False])  # fmt: skip
+    y, y_h = dml.compile_operator(desc)(x[None], w[None], r[None], state,
+                                        lengths.reshape(1, 1, 1, 2))  # fmt: skip
+    np.testing.assert_allclose(y, want[0], rtol=2e-6, atol=2e-6)  # NaNs where NumPy's are
+    np.testing.assert_allclose(y_h[0], want[1], rtol=2e-6, atol=2e-6)
+    assert np.isnan(np.asarray(y)[1:, 0, 0]).all()
+    assert np.isfinite(np.asarray(y)[:, 0, 1]).all()  # inf saturates, the masked NaN stays out

@@ -380,11 +380,28 @@ def _bench(name: str) -> list[Case | EagerCase]:
             operands.normal(keys[2], (1, gates * 256, 256)) * scale,
         )
 
-    def scan(x: jax.Array, w: jax.Array, r: jax.Array) -> tuple[jax.Array, ...]:
+    def scan(
+        x: jax.Array, w: jax.Array, r: jax.Array, lengths: jax.Array | None = None
+    ) -> tuple[jax.Array, ...]:
+        """The network as a JAX user writes it; with ``lengths``, each sequence's steps
+        past its length keep the state and output 0."""
         projected = jnp.einsum("tbi,gi->tbg", x, w[0], precision=lax.Precision.HIGHEST)
         h = jnp.zeros((x.shape[1], r.shape[2]), x.dtype)
         start: Any = (h, h) if name == "LSTM" else h
-        final, y = lax.scan(_scan_step(name, r[0]), start, projected)
+        step = _scan_step(name, r[0])
+        if lengths is None:
+            final, y = lax.scan(step, start, projected)
+        else:
+            steps = jnp.arange(x.shape[0], dtype=jnp.int32)[:, None]
+            valid = (steps < jnp.clip(lengths, 0, x.shape[0]).astype(jnp.int32)[None])[..., None]
+
+            def masked(state: Any, given: tuple[jax.Array, jax.Array]) -> tuple[Any, jax.Array]:
+                p, keep = given
+                new, out = step(state, p)
+                kept = jax.tree.map(lambda n, o: jnp.where(keep, n, o), new, state)
+                return kept, jnp.where(keep, out, jnp.zeros_like(out))
+
+            final, y = lax.scan(masked, start, (projected, valid))
         finals: tuple[jax.Array, ...] = final if name == "LSTM" else (final,)
         return (y[:, None], *(f[None] for f in finals))
 
@@ -406,57 +423,45 @@ def _bench(name: str) -> list[Case | EagerCase]:
 
 
 def _eager(name: str, scan: Callable[..., Any]) -> EagerCase:
-    """The network eagerly: 4 steps, a batch of 2, 4 inputs, 1 unit, through both faces;
-    RNN with both sequences' lengths, the whole 4 (UINT32, as the desc's; NumPy int64
-    through the face). LSTM and GRU without: a mask changes how XLA fuses their gates'
-    products and sums, and so their last bits, against the hand-written scan."""
+    """The network eagerly: 4 steps, a batch of 2, 4 inputs, 1 unit and sequence lengths
+    of 4 and 3 (UINT32, as the desc's; NumPy int64 through the face), through both
+    faces, against the same masked recurrence written as ``lax.scan``."""
     network = _NETWORKS[name]
     gates = network.gates
-    lengths = name == "RNN"
 
     def tiny(key: jax.Array) -> tuple[jax.Array, ...]:
         x = operands.tiny_operands(key)[0]
         w, r = x[4 : 4 + gates, :4], x[4 : 4 + gates, 4:5]  # rows 4 to 7: no x's
-        arrays = (x[:4].reshape(4, 2, 4), w[None], r[None])
-        return (*arrays, jnp.full((2,), 4, jnp.uint32)) if lengths else arrays
+        return (x[:4].reshape(4, 2, 4), w[None], r[None], jnp.array([4, 3], jnp.uint32))
 
     f32 = DataType.FLOAT32
     desc_type = {"RNN": RnnOperatorDesc, "LSTM": LstmOperatorDesc, "GRU": GruOperatorDesc}[name]
     single = TensorDesc(data_type=f32, sizes=(1, 1, 2, 1))
     extra: dict[str, Any] = {"output_cell_single_tensor": single} if name == "LSTM" else {}
-    if lengths:
-        extra["sequence_lengths_tensor"] = TensorDesc(data_type=DataType.UINT32, sizes=(1, 1, 1, 2))
     defaults = {"RNN": (ActivationTanhOperatorDesc(),),
                 "LSTM": (ActivationSigmoidOperatorDesc(), ActivationTanhOperatorDesc(),
                          ActivationTanhOperatorDesc()),
                 "GRU": (ActivationSigmoidOperatorDesc(), ActivationTanhOperatorDesc())}  # fmt: skip
 
-    def desc_operands(*args: jax.Array) -> tuple[jax.Array, ...]:
-        x, w, r, *n = args
-        return (x[None], w[None], r[None], *(v.reshape(1, 1, 1, -1) for v in n))
-
-    def face(*args: jax.Array) -> Any:
-        x, w, r, *n = args
-        return network.face(x, w, r, lengths=n[0]) if n else network.face(x, w, r)
-
     return EagerCase(
         name=f"{name.lower()} eager",
         operator=name,
-        desc_operands=desc_operands,
-        desc=lambda *args: desc_type(
+        desc_operands=lambda x, w, r, n: (x[None], w[None], r[None], n.reshape(1, 1, 1, -1)),
+        desc=lambda x, w, r, n: desc_type(
             input_tensor=TensorDesc(data_type=f32, sizes=(1, 4, 2, 4)),
             weight_tensor=TensorDesc(data_type=f32, sizes=(1, 1, gates, 4)),
             recurrence_tensor=TensorDesc(data_type=f32, sizes=(1, 1, gates, 1)),
             output_sequence_tensor=TensorDesc(data_type=f32, sizes=(4, 1, 2, 1)),
+            sequence_lengths_tensor=TensorDesc(data_type=DataType.UINT32, sizes=(1, 1, 1, 2)),
             output_single_tensor=single,
             **extra,
             activation_descs=defaults[name],
             direction=RecurrentNetworkDirection.FORWARD,
         ),
-        functional=face,
-        jnp_fn=lambda x, w, r, *n: scan(x, w, r),  # lengths of all: no mask
+        functional=lambda x, w, r, n: network.face(x, w, r, lengths=n),
+        jnp_fn=scan,
         make_args=tiny,
-        numpy_indices=3 if lengths else None,
+        numpy_indices=3,
     )
 
 

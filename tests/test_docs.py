@@ -164,6 +164,8 @@ def test_the_performance_page_shows_the_committed_runs():
         "bench-h200-topk-resample.json",
         "bench-h200-rnn.json",
         "bench-h200-lstm-gru.json",
+        "bench-h200-lstm-gru-eager.json",
+        "bench-h200-rnn-eager.json",
     ):
         bench = json.loads((DOCS / run).read_text())
         assert bench["environment"]["device_kind"] in page

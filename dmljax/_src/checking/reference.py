@@ -405,6 +405,13 @@ def resample(
     return output
 
 
+def _steps_of(steps: int, lengths: np.ndarray | None, n: int, backward: bool) -> range:
+    """The steps batch element ``n`` of a recurrent network runs, in order: ``0 .. L - 1``
+    for its length ``L`` (``steps`` without lengths), from ``L - 1`` down backward."""
+    length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
+    return range(length - 1, -1, -1) if backward else range(length)
+
+
 def rnn(
     x: np.ndarray,
     w: np.ndarray,
@@ -430,10 +437,8 @@ def rnn(
     for d in range(directions):
         bias = np.zeros(hidden) if b is None else b[d, :hidden].astype(f64) + b[d, hidden:]
         for n in range(batch):
-            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
             h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
-            order = range(length - 1, -1, -1) if backward[d] else range(length)
-            for t in order:
+            for t in _steps_of(steps, lengths, n, backward[d]):
                 pre = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
                 h = activations[d](pre)
                 y[t, d, n] = h
@@ -478,10 +483,9 @@ def lstm(
         peep = np.zeros(3 * hidden) if p is None else p[d].astype(f64)
         p_i, p_o, p_f = np.split(peep, 3)
         for n in range(batch):
-            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
             h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
             c = np.zeros(hidden) if c0 is None else c0[d, n].astype(f64)
-            for t in range(length - 1, -1, -1) if backward[d] else range(length):
+            for t in _steps_of(steps, lengths, n, backward[d]):
                 gates = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
                 gi, go, gf, gc = np.split(gates, 4)
                 i = f(bound(gi + p_i * c))
@@ -520,9 +524,8 @@ def gru(
         biases = np.zeros((6, hidden)) if b is None else b[d].astype(f64).reshape(6, hidden)
         wb_z, wb_r, wb_h, rb_z, rb_r, rb_h = biases
         for n in range(batch):
-            length = steps if lengths is None else min(max(int(lengths[n]), 0), steps)
             h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
-            for t in range(length - 1, -1, -1) if backward[d] else range(length):
+            for t in _steps_of(steps, lengths, n, backward[d]):
                 xt = x[t, n].astype(f64)
                 z = f(w_z @ xt + r_z @ h + wb_z + rb_z)
                 reset = f(w_r @ xt + r_r @ h + wb_r + rb_r)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import dmljax as dml
 from dmljax._src.checking import reference
+from dmljax._src.ops.recurrent import FIELDS_OF_ARRAYS
 from tests import helpers
 
 T = dml.DataType
@@ -273,11 +274,7 @@ def _gated_case(network, dtype, sizes, direction, optional, rng, options):
     return arrays, activations, want
 
 
-_DESC_FIELDS = {
-    "x": "input_tensor", "w": "weight_tensor", "r": "recurrence_tensor", "b": "bias_tensor",
-    "h0": "hidden_init_tensor", "c0": "cell_mem_init_tensor",
-    "lengths": "sequence_lengths_tensor", "p": "peephole_tensor",
-}  # fmt: skip
+_DESC_FIELDS = FIELDS_OF_ARRAYS  # each face argument's desc field
 
 
 @hypothesis.settings(max_examples=60, deadline=None)

@@ -505,10 +505,25 @@ def _graph_dispatchable(
     )
     options = {**options, "allow_half_precision": layout.allow_half_precision}
     compiled = _within(f"{where}.desc", lambda: compile_graph(graph, **options))
-    # Graphs have no named bind points; DxDispatch's branch names them in_<i> and out_<i>.
-    inputs = tuple(BindPoint(f"in_{i}", (t,)) for i, t in enumerate(compiled.input_descs))
-    outputs = tuple(BindPoint(f"out_{j}", (t,)) for j, t in enumerate(compiled.output_descs))
-    return Dispatchable(compiled, inputs, outputs, None)
+    # A DML_GRAPH_DESC's edge names bind nothing: DxDispatch's branch names them in_<i> ...
+    return _graph_bound(compiled)
+
+
+def _graph_bound(
+    compiled: Any, inputs: Mapping[int, str] = {}, outputs: Mapping[int, str] = {}
+) -> Dispatchable:
+    """A compiled graph bound by the names given for its inputs and outputs by index, the
+    rest as DxDispatch's graph branch names them: ``in_<i>``, ``out_<j>``."""
+    return Dispatchable(
+        compiled,
+        tuple(
+            BindPoint(inputs.get(i, f"in_{i}"), (t,)) for i, t in enumerate(compiled.input_descs)
+        ),
+        tuple(
+            BindPoint(outputs.get(j, f"out_{j}"), (t,)) for j, t in enumerate(compiled.output_descs)
+        ),
+        None,
+    )
 
 
 def parse_dispatchables(
@@ -586,13 +601,8 @@ def _serialized_graph_dispatchable(
     graph = _from_file(where, source, lambda: load_serialized_graph(path))
     options = {**options, "allow_half_precision": _allows_half_precision(spec, where)}
     compiled = _from_file(where, source, lambda: compile_graph(graph, **options))
-    names = {e.graph_input_index: e.name for e in graph.input_edges}
-    inputs = tuple(
-        BindPoint(names.get(i, f"in_{i}"), (t,)) for i, t in enumerate(compiled.input_descs)
+    return _graph_bound(
+        compiled,
+        {e.graph_input_index: e.name for e in graph.input_edges},
+        {e.graph_output_index: e.name for e in graph.output_edges},
     )
-    outputs_named = {e.graph_output_index: e.name for e in graph.output_edges}
-    outputs = tuple(
-        BindPoint(outputs_named.get(j, f"out_{j}"), (t,))
-        for j, t in enumerate(compiled.output_descs)
-    )
-    return Dispatchable(compiled, inputs, outputs, None)

@@ -64,11 +64,14 @@ from dmljax.errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = [
     "FACE_DTYPES",
+    "FIELDS_OF_ARRAYS",
     "GRU",
     "LSTM",
+    "NETWORK_OF",
     "RNN",
     "GruOperatorDesc",
     "LstmOperatorDesc",
+    "Network",
     "RnnOperatorDesc",
     "activation_descs_attribute",
     "gru",
@@ -465,7 +468,8 @@ def _masked(
 # --- The descs' rules and lowering ----------------------------------------------------------------
 
 _OPTIONAL_INPUTS = ("bias", "hidden_init", "cell_mem_init", "sequence_lengths", "peephole")
-_NETWORK_OF: dict[type[contract.OperatorDesc[Any, *tuple[Any, ...]]], Network] = {
+# Each desc's network: what its rules, lowering and graph node read.
+NETWORK_OF: dict[type[contract.OperatorDesc[Any, *tuple[Any, ...]]], Network] = {
     RnnOperatorDesc: _RNN, LstmOperatorDesc: _LSTM, GruOperatorDesc: _GRU
 }  # fmt: skip
 
@@ -480,7 +484,7 @@ def _expect(
 
 def _rules(desc: Any, level: FL) -> None:
     op = type(desc).__name__
-    network = _NETWORK_OF[type(desc)]
+    network = NETWORK_OF[type(desc)]
     gates = network.gates
     g = "" if gates == 1 else f"{gates} * "
     _, steps, batch, inputs = desc.input_tensor.sizes
@@ -547,7 +551,7 @@ def _clip_threshold(value: Any, *, op: str, field: str) -> float:
 
 def _cell_of(desc: Any) -> Cell:
     return Cell(
-        _NETWORK_OF[type(desc)],
+        NETWORK_OF[type(desc)],
         clip=desc.clip_threshold if getattr(desc, "use_clip_threshold", False) else None,
         couple_input_forget=getattr(desc, "couple_input_forget", False),
         linear_before_reset=getattr(desc, "linear_before_reset", False),
@@ -729,12 +733,14 @@ def gru(
 def _checked(
     cell: Cell,
     x: jax.Array,
-    arrays: dict[str, jax.Array | None],
+    w: jax.Array,
+    r: jax.Array,
+    optional: dict[str, jax.Array | None],
     activations: tuple[Activation, ...] | None,
     direction: str,
 ) -> tuple[jax.Array, jax.Array, jax.Array | None]:
-    """Every face's checks, then the lowering: ``arrays`` are the face's others by name
-    (``w``, ``r``, ``b``, ``h0``, ``c0``, ``lengths``, ``p``; a network's absent ones
+    """Every face's checks, then the lowering: ``optional`` are the face's optional
+    arrays by name (``b``, ``h0``, ``c0``, ``lengths``, ``p``; a network's absent ones
     None)."""
     network = cell.network
     function = network.function
@@ -742,7 +748,7 @@ def _checked(
     directions = len(_reversed_flags(enum))
     if activations is None:
         activations = network.defaults * directions
-    for name, array in (("x", x), *arrays.items()):
+    for name, array in (("x", x), ("w", w), ("r", r), *optional.items()):
         if array is not None and name != "lengths":
             rules.require_array_dtype(
                 array, FACE_DTYPES, op=function, field=name,
@@ -755,8 +761,6 @@ def _checked(
     if x.ndim != 3:
         raise InvalidArgumentError(function, "x.shape", "(T, B, I): 3 dimensions", str(x.shape))
     _, batch, inputs = x.shape
-    w = arrays["w"]
-    assert w is not None
     gates = network.gates
     g = "" if gates == 1 else f"{gates} "
     if w.ndim != 3 or w.shape[0] != directions or w.shape[1] % gates or w.shape[2] != inputs:
@@ -774,10 +778,10 @@ def _checked(
         ("lengths", (batch,)),
         ("p", (directions, 3 * hidden)),
     ):
-        array = arrays.get(name)
+        array = {"r": r, **optional}.get(name)
         if array is not None and tuple(array.shape) != want:
             raise InvalidArgumentError(function, f"{name}.shape", str(want), str(array.shape))
-    lengths = arrays.get("lengths")
+    lengths = optional.get("lengths")
     if lengths is not None and not jnp.issubdtype(lengths.dtype, jnp.integer):
         raise InvalidArgumentError(
             function, "lengths", "an integer array", f"an array of {lengths.dtype}"
@@ -789,11 +793,9 @@ def _checked(
             f"{wanted} activation descs ({', '.join(network.activations)} for each direction)",
             len(activations),
         )  # fmt: skip
-    r = arrays["r"]
-    assert r is not None
     return recurrent_lowering(
-        cell, x, w, r, arrays.get("b"), arrays.get("h0"), arrays.get("c0"), lengths,
-        arrays.get("p"), runs=_runs(network, activations, enum),
+        cell, x, w, r, optional.get("b"), optional.get("h0"), optional.get("c0"), lengths,
+        optional.get("p"), runs=_runs(network, activations, enum),
     )  # fmt: skip
 
 
@@ -801,8 +803,8 @@ def _rnn_checked(
     x: jax.Array, w: jax.Array, r: jax.Array, b: jax.Array | None, h0: jax.Array | None,
     lengths: jax.Array | None, activations: tuple[Activation, ...] | None, direction: str,
 ) -> tuple[jax.Array, jax.Array]:  # fmt: skip
-    arrays = {"w": w, "r": r, "b": b, "h0": h0, "lengths": lengths}
-    y, y_h, _ = _checked(Cell(_RNN), x, arrays, activations, direction)
+    optional = {"b": b, "h0": h0, "lengths": lengths}
+    y, y_h, _ = _checked(Cell(_RNN), x, w, r, optional, activations, direction)
     return y, y_h
 
 
@@ -812,9 +814,9 @@ def _lstm_checked(
     activations: tuple[Activation, ...] | None, direction: str, clip: float | None,
     couple_input_forget: bool,
 ) -> tuple[jax.Array, jax.Array, jax.Array]:  # fmt: skip
-    arrays = {"w": w, "r": r, "b": b, "h0": h0, "c0": c0, "lengths": lengths, "p": p}
+    optional = {"b": b, "h0": h0, "c0": c0, "lengths": lengths, "p": p}
     cell = Cell(_LSTM, clip=clip, couple_input_forget=couple_input_forget)
-    y, y_h, y_c = _checked(cell, x, arrays, activations, direction)
+    y, y_h, y_c = _checked(cell, x, w, r, optional, activations, direction)
     assert y_c is not None
     return y, y_h, y_c
 
@@ -824,14 +826,14 @@ def _gru_checked(
     lengths: jax.Array | None, activations: tuple[Activation, ...] | None, direction: str,
     linear_before_reset: bool,
 ) -> tuple[jax.Array, jax.Array]:  # fmt: skip
-    arrays = {"w": w, "r": r, "b": b, "h0": h0, "lengths": lengths}
+    optional = {"b": b, "h0": h0, "lengths": lengths}
     cell = Cell(_GRU, linear_before_reset=linear_before_reset)
-    y, y_h, _ = _checked(cell, x, arrays, activations, direction)
+    y, y_h, _ = _checked(cell, x, w, r, optional, activations, direction)
     return y, y_h
 
 
-# The face's array names, each with its desc field and the field's layout from the face's.
-_FIELDS_OF_ARRAYS = {
+# Each face array's desc field (the desc's layout adds leading 1s: see _graph_node).
+FIELDS_OF_ARRAYS = {
     "x": "input_tensor", "w": "weight_tensor", "r": "recurrence_tensor", "b": "bias_tensor",
     "h0": "hidden_init_tensor", "c0": "cell_mem_init_tensor",
     "lengths": "sequence_lengths_tensor", "p": "peephole_tensor",
@@ -843,7 +845,7 @@ def _graph_node(desc_type: type[Any], call: NodeCall) -> Any:
     """A face's call as its desc: each array's TensorDesc in the desc's 4-dimensional
     layout (``b`` and ``p`` as ``{1, 1, D, n}``, ``lengths`` as UINT32 ``{1, 1, 1,
     B}``), the statics as the desc's fields."""
-    network = _NETWORK_OF[desc_type]
+    network = NETWORK_OF[desc_type]
     statics = call.statics
     enum = RecurrentNetworkDirection[statics["direction"].upper()]
     fields: dict[str, Any] = {
@@ -857,7 +859,7 @@ def _graph_node(desc_type: type[Any], call: NodeCall) -> Any:
             continue
         sizes = (1,) * (4 - tensor.dimension_count) + tensor.sizes
         data_type = DataType.UINT32 if name == "lengths" else tensor.data_type
-        fields[_FIELDS_OF_ARRAYS[name]] = TensorDesc(data_type=data_type, sizes=sizes)
+        fields[FIELDS_OF_ARRAYS[name]] = TensorDesc(data_type=data_type, sizes=sizes)
     for field, tensor in zip(_OUTPUT_FIELDS, call.outputs, strict=False):
         sizes = (1,) * (4 - tensor.dimension_count) + tensor.sizes
         fields[field] = TensorDesc(data_type=tensor.data_type, sizes=sizes)

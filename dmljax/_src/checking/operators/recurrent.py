@@ -31,12 +31,13 @@ from dmljax._src.ops.element_wise_names import (
 )
 from dmljax._src.ops.recurrent import (
     FACE_DTYPES,
+    FIELDS_OF_ARRAYS,
     GRU,
     LSTM,
+    NETWORK_OF,
     RNN,
     GruOperatorDesc,
     LstmOperatorDesc,
-    RnnOperatorDesc,
     gru,
     lstm,
     rnn,
@@ -172,23 +173,18 @@ _ACTIVATIONS = {
     "SIGMOID": ActivationSigmoidOperatorDesc,
     "IDENTITY": ActivationIdentityOperatorDesc,
 }
-_DESC_TYPES = {
-    "DML_OPERATOR_RNN": RnnOperatorDesc,
-    "DML_OPERATOR_LSTM": LstmOperatorDesc,
-    "DML_OPERATOR_GRU": GruOperatorDesc,
-}
-_GATES = {RnnOperatorDesc: 1, LstmOperatorDesc: 4, GruOperatorDesc: 3}
+_OPERATORS = {operator.name: operator for operator in (RNN, LSTM, GRU)}
 _OUTPUTS = ("output_sequence_tensor", "output_single_tensor", "output_cell_single_tensor")
 
 
 def _doc_example(e: Entry) -> Any:
     """A recurrent example: every output bound, the entry shows the one ``output_index``
     names; ``Activations`` are one direction's, repeated for each."""
-    desc_type = _DESC_TYPES[e["op"]]
+    desc_type = _OPERATORS[e["op"]].desc_type
     fields: dict[str, Any] = {snake_case(k): tensor_desc_of(v) for k, v in e["inputs"].items()}
     _, steps, batch, _ = fields["input_tensor"].sizes
     _, directions, gates_hidden, _ = fields["weight_tensor"].sizes
-    hidden = gates_hidden // _GATES[desc_type]
+    hidden = gates_hidden // NETWORK_OF[desc_type].gates
     f32 = DataType.FLOAT32
     outputs = {
         "output_sequence_tensor": (steps, directions, batch, hidden),
@@ -209,11 +205,7 @@ def _doc_example(e: Entry) -> Any:
 
 
 # Each desc input field's functional face argument.
-_FACE_ARGUMENTS = {
-    "input_tensor": "x", "weight_tensor": "w", "recurrence_tensor": "r", "bias_tensor": "b",
-    "hidden_init_tensor": "h0", "cell_mem_init_tensor": "c0",
-    "sequence_lengths_tensor": "lengths", "peephole_tensor": "p",
-}  # fmt: skip
+_FACE_ARGUMENTS = {field: name for name, field in FIELDS_OF_ARRAYS.items()}
 
 
 def _doc_example_face(example: Any) -> tuple[jax.Array, ...]:
@@ -247,26 +239,34 @@ _NUMPY = {ActivationTanhOperatorDesc: np.tanh,
 
 @dataclasses.dataclass(frozen=True)
 class _Network:
-    """What a sweep draws for one network: its gates, its activations per direction, its
-    optional arrays after ``b`` and ``h0`` (LSTM's ``c0`` and ``p``), its face, and its
-    options as a draw and as the reference takes them."""
+    """What a sweep draws for one network: its operator (whose declared network gives its
+    gates and activations per direction), its optional arrays after ``b`` and ``h0``
+    (LSTM's ``c0`` and ``p``), its face, and its options as a draw and as the reference
+    takes them."""
 
-    gates: int
-    activations: int
+    operator: Any
     more: tuple[str, ...]
     face: Callable[..., Any]
     reference: Callable[..., Any]
     options: Callable[[np.random.Generator], dict[str, Any]]
 
+    @property
+    def gates(self) -> int:
+        return NETWORK_OF[self.operator.desc_type].gates
+
+    @property
+    def activations(self) -> int:
+        return len(NETWORK_OF[self.operator.desc_type].activations)
+
 
 _NETWORKS = {
-    "RNN": _Network(1, 1, (), rnn, reference.rnn, lambda rng: {}),
+    "RNN": _Network(RNN, (), rnn, reference.rnn, lambda rng: {}),
     "LSTM": _Network(
-        4, 3, ("c0", "p"), lstm, reference.lstm,
+        LSTM, ("c0", "p"), lstm, reference.lstm,
         lambda rng: {"couple_input_forget": bool(rng.integers(0, 2))},
     ),
     "GRU": _Network(
-        3, 2, (), gru, reference.gru,
+        GRU, (), gru, reference.gru,
         lambda rng: {"linear_before_reset": bool(rng.integers(0, 2))},
     ),
 }  # fmt: skip
@@ -435,7 +435,7 @@ def _eager(name: str, scan: Callable[..., Any]) -> EagerCase:
         return (x[:4].reshape(4, 2, 4), w[None], r[None], jnp.array([4, 3], jnp.uint32))
 
     f32 = DataType.FLOAT32
-    desc_type = {"RNN": RnnOperatorDesc, "LSTM": LstmOperatorDesc, "GRU": GruOperatorDesc}[name]
+    desc_type = network.operator.desc_type
     single = TensorDesc(data_type=f32, sizes=(1, 1, 2, 1))
     extra: dict[str, Any] = {"output_cell_single_tensor": single} if name == "LSTM" else {}
     defaults = {"RNN": (ActivationTanhOperatorDesc(),),
@@ -469,8 +469,8 @@ def _support_case(name: str) -> Callable[..., tuple[Any, tuple[np.ndarray, ...]]
     """The network's support case: forward, 2 steps, 2 inputs and 2 units, with every
     optional tensor bound (sequence lengths of ``index_type``); at a rank other than the
     page's 4 its tensors' sizes padded with leading 1s or cut to their last ``rank``."""
-    desc_type = {"RNN": RnnOperatorDesc, "LSTM": LstmOperatorDesc, "GRU": GruOperatorDesc}[name]
     network = _NETWORKS[name]
+    desc_type = network.operator.desc_type
     gated = 2 * network.gates
     names = {f.name for f in dataclasses.fields(desc_type)}
 

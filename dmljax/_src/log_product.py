@@ -11,7 +11,8 @@ Accuracy is what a float32 product in any order cannot give. A float32 product o
 factors rounds ``n`` times, and the roundings of factors near 1 do not cancel: 2**22
 factors ``exp2(N(0, 1) * 2**-12)`` come out 2e-2 off through a pairwise tree and 1e-4
 to 5e-4 off in sequence. Here each ``log2 m`` is computed in float32 pairs
-(:mod:`dmljax._src.float_pairs`, about 46 bits) and kept to :func:`fraction_bits` bits,
+(:mod:`dmljax._src.float_pairs`, about 46 bits; a 16-bit factor's is read from a table of
+1024, within ``2**-48``) and kept to :func:`fraction_bits` bits,
 so the sum of ``n`` logarithms is off by at most ``n * 2**-(fraction_bits - 1)``, which
 the fraction bits keep below ``ceil(log2 n) * 2**-26`` for every ``n`` up to the static
 count; the power is taken once, in pairs, and rounded to float32 once. A target's
@@ -53,6 +54,14 @@ _INV_LN2 = float_pairs.from_float64(1 / np.log(2))
 _LN2 = float_pairs.from_float64(np.log(2))
 # 2**f = 2**(j / 64) * exp(g * ln 2), j the top 6 bits of f.
 _POWERS = float_pairs.from_float64(2 ** (np.arange(64) / 64))
+# A 16-bit float has at most 11 significant bits: its log2 m is one of 1024, kept as
+# floor(log2(1 + i/1024) * 2**48) in two 24-bit halves. float64's log2 is within an ulp
+# (2**-53 here), so each is within 2**-48 of the exact floor's value, below the float
+# pairs' 2**-46; exact where log2 m is 0.
+_TABLE_BITS = 10
+_FIXED_LOG2 = np.floor(np.log2(1 + np.arange(1 << _TABLE_BITS) / (1 << _TABLE_BITS)) * 2.0**48)
+_LOG2_HIGH = (_FIXED_LOG2 // 2**24).astype(np.int32)
+_LOG2_LOW = (_FIXED_LOG2 % 2**24).astype(np.int32)
 
 
 def fraction_bits(count: int) -> int:
@@ -118,12 +127,23 @@ def _significand(values: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
     return exponent - 127 - lead, significand, normalised
 
 
-def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
+def encode(
+    values: jax.Array, layout: exact_sum.LimbLayout, *, significand_bits: int = 24
+) -> jax.Array:
     """``values`` (float32, ``(n,)``) as ``(n, 3 + layout.limbs)`` int32 words to add up.
 
     Word 0: 1 per zero or NaN, plus ``-2**31`` per negative nonzero value. Word 1: 1 per
     infinity or NaN, plus ``-2**31`` per ``-0.0``. Word 2: the exponent. Then the limbs
     of ``log2`` of the mantissa, each in ``[0, 2**bits)``.
+
+    ``significand_bits``: the most significant bits a value has (a float16 widened to
+    float32 has 11, a bfloat16 8). With 11 or fewer the logarithms come from a table of
+    1024, which a GPU reads faster than it computes them in pairs (the same bound); a
+    value with more would be read wrongly, so only a 16-bit type's caller says so.
+
+    >>> halves = jnp.array([1.5, 3.0, 0.1], jnp.bfloat16).astype(jnp.float32)
+    >>> decode(encode(halves, limb_layout(3), significand_bits=8), limb_layout(3))
+    Array([1.5       , 3.        , 0.10009766], dtype=float32)
     """
     negative, _, mantissa, field = exact_sum.fields(values)
     power, significand, normalised = _significand(values)
@@ -133,7 +153,12 @@ def encode(values: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
     ordinary = ~zero & ~nonfinite
     signs = jnp.where(negative & ~zero, _SIGN, np.int32(0)) + (zero | nan).astype(np.int32)
     specials = jnp.where(negative & zero, _SIGN, np.int32(0)) + (nonfinite.astype(np.int32))
-    high, low = _fixed_point(_log2(significand, normalised))
+    if significand_bits <= _TABLE_BITS + 1:
+        # The fraction's top ten bits: all a 16-bit value's, subnormals included.
+        k = (normalised >> (23 - _TABLE_BITS)) & ((1 << _TABLE_BITS) - 1)
+        high, low = jnp.asarray(_LOG2_HIGH)[k], jnp.asarray(_LOG2_LOW)[k]
+    else:
+        high, low = _fixed_point(_log2(significand, normalised))
     limbs = _limbs(jnp.where(ordinary, high, 0), jnp.where(ordinary, low, 0), layout)
     counts = jnp.stack([signs, specials, jnp.where(ordinary, power, 0)], axis=-1)
     return jnp.concatenate([counts, limbs], axis=-1)

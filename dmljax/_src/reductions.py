@@ -359,9 +359,12 @@ def _in_fixed_order(
     reduction: Reduction,
     mode: lax.GatherScatterMode,
     lowering: FixedOrder | None = None,
+    significand_bits: int = 24,
 ) -> jax.Array:
     """The reduction with every target's updates combined in an order fixed by the
     indices and the updates' order (or, for ``"limbs"``, in no order at all).
+    ``significand_bits``: the most significant bits of an update (those of the type it
+    came from; a product of 16-bit factors takes their logarithms from a table).
 
     See :func:`fixed_order_lowering`: with lanes no two updates meet in one cell, so no
     atomic decides an order; with the sort, each target's run is combined by a
@@ -375,8 +378,9 @@ def _in_fixed_order(
     targets = _update_targets(x, indices, updates, dimension_numbers, mode).reshape(-1)
     values = updates.reshape(-1)
     if lowering == "limbs":
-        combined = _exact_sum if reduction == "add" else _log_product
-        return combined(x, targets, values, windows).reshape(x.shape)
+        if reduction == "add":
+            return _exact_sum(x, targets, values, windows).reshape(x.shape)
+        return _log_product(x, targets, values, windows, significand_bits).reshape(x.shape)
     targets, values = lax.sort((targets, values), num_keys=1, is_stable=True)
     starts = jnp.concatenate([jnp.ones((1,), bool), targets[1:] != targets[:-1]])
     combine = _COMBINE[reduction]
@@ -496,7 +500,8 @@ def scatter_reduce(
         how = fixed_order or fixed_order_lowering(wide, reduction, windows=windows,
                                                   targets=x.size)  # fmt: skip
     if reduction == "mul" and jnp.issubdtype(wide, jnp.inexact):
-        out = _product(x_wide, indices, updates_wide, dimension_numbers, mode, how)
+        bits = jnp.finfo(x.dtype).nmant + 1  # the updates' own, before their widening
+        out = _product(x_wide, indices, updates_wide, dimension_numbers, mode, how, bits)
     elif isinstance(how, str):
         out = _in_fixed_order(x_wide, indices, updates_wide, dimension_numbers, reduction,
                               mode, how)  # fmt: skip
@@ -520,7 +525,7 @@ def _planned(
     return _privatised(x, indices, updates, dimension_numbers, reduction, lanes, mode)
 
 
-@functools.partial(jax.custom_jvp, nondiff_argnums=(3, 4, 5))
+@functools.partial(jax.custom_jvp, nondiff_argnums=(3, 4, 5, 6))
 def _product(
     x: jax.Array,
     indices: jax.Array,
@@ -528,12 +533,14 @@ def _product(
     dimension_numbers: lax.ScatterDimensionNumbers,
     mode: lax.GatherScatterMode,
     how: int | FixedOrder,
+    significand_bits: int,
 ) -> jax.Array:
     """The planned scatter-mul (in ``how`` lanes, or in a fixed order), differentiable
     with respect to the updates as well (JAX's scatter-mul is so only with unique
-    indices)."""
+    indices). ``significand_bits``: the updates' type's (see :func:`_in_fixed_order`)."""
     if isinstance(how, str):
-        return _in_fixed_order(x, indices, updates, dimension_numbers, "mul", mode, how)
+        return _in_fixed_order(x, indices, updates, dimension_numbers, "mul", mode, how,
+                               significand_bits)  # fmt: skip
     return _planned(x, indices, updates, dimension_numbers, "mul", how, mode)
 
 
@@ -542,6 +549,7 @@ def _product_jvp(
     dimension_numbers: lax.ScatterDimensionNumbers,
     mode: lax.GatherScatterMode,
     how: int | FixedOrder,
+    significand_bits: int,
     primals: tuple[jax.Array, jax.Array, jax.Array],
     tangents: tuple[Any, Any, Any],
 ) -> tuple[jax.Array, jax.Array]:
@@ -552,7 +560,9 @@ def _product_jvp(
 
     def product_of(values: jax.Array) -> jax.Array:
         values = values.reshape(updates.shape)
-        return _product(ones, indices, values, dimension_numbers, mode, how).reshape(-1)
+        # The updates, or 1 in place of a zero: of the updates' type still.
+        return _product(ones, indices, values, dimension_numbers, mode, how,
+                        significand_bits).reshape(-1)  # fmt: skip
 
     product, dproduct = _product_tangent(
         positions, updates.reshape(-1), dupdates.reshape(-1), product_of
@@ -664,16 +674,20 @@ def _planned_gather_jvp(
     return y, dy.astype(x.dtype)
 
 
-def _log_product(x: jax.Array, positions: jax.Array, values: jax.Array, count: int) -> jax.Array:
+def _log_product(
+    x: jax.Array, positions: jax.Array, values: jax.Array, count: int, significand_bits: int = 24
+) -> jax.Array:
     """Flat float32 ``x`` times ``values`` multiplied at ``positions`` (``x.size``:
     dropped), as integers, at most ``count`` per target: the same bits in any order.
-    :func:`_product` differentiates it.
+    ``values`` have at most ``significand_bits`` significant bits (see
+    :func:`log_product.encode`). :func:`_product` differentiates it.
     """
     flat = x.reshape(-1)
     layout = log_product.limb_layout(count)
     if jax.default_backend() == "gpu":
-        return _log_product_canonical(flat, positions, values, layout)
-    sums = _word_sums(flat.size, positions, log_product.encode(values, layout))
+        return _log_product_canonical(flat, positions, values, layout, significand_bits)
+    words = log_product.encode(values, layout, significand_bits=significand_bits)
+    sums = _word_sums(flat.size, positions, words)
     # One scatter-min: the first NaN factor of each target, which a serial product returns
     # (quieted), or last - 1 where factors but no NaN arrived, or last where none did.
     last = np.int32(np.iinfo(np.int32).max)
@@ -690,7 +704,11 @@ def _word_sums(targets: int, positions: jax.Array, words: jax.Array) -> jax.Arra
 
 
 def _log_product_canonical(
-    flat: jax.Array, positions: jax.Array, values: jax.Array, layout: exact_sum.LimbLayout
+    flat: jax.Array,
+    positions: jax.Array,
+    values: jax.Array,
+    layout: exact_sum.LimbLayout,
+    significand_bits: int = 24,
 ) -> jax.Array:
     """:func:`_log_product` where arithmetic returns one canonical NaN, as CUDA's does:
     jnp's scatter-mul on an H200 gives 0x7FFFFFFF for every NaN product, a NaN ``x`` it
@@ -701,7 +719,8 @@ def _log_product_canonical(
     arrived" (both special counts positive) also says that a NaN ``x`` was touched.
     """
     meets_nan = jnp.isnan(jnp.take(flat, positions, mode="fill", fill_value=0))
-    words = log_product.encode(jnp.where(meets_nan, np.float32(np.nan), values), layout)
+    factors = jnp.where(meets_nan, np.float32(np.nan), values)
+    words = log_product.encode(factors, layout, significand_bits=significand_bits)
     sums = _word_sums(flat.size, positions, words)
     product = log_product.decode(sums, layout, flat)
     nan_factor = log_product.has_nan_factor(sums)

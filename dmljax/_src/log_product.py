@@ -12,7 +12,7 @@ factors rounds ``n`` times, and the roundings of factors near 1 do not cancel: 2
 factors ``exp2(N(0, 1) * 2**-12)`` come out 2e-2 off through a pairwise tree and 1e-4
 to 5e-4 off in sequence. Here each ``log2 m`` is computed in float32 pairs
 (:mod:`dmljax._src.float_pairs`, about 46 bits; a 16-bit factor's is read from a table of
-1024, within ``2**-48``) and kept to :func:`fraction_bits` bits,
+1024, within ``2**-47``) and kept to :func:`fraction_bits` bits,
 so the sum of ``n`` logarithms is off by at most ``n * 2**-(fraction_bits - 1)``, which
 the fraction bits keep below ``ceil(log2 n) * 2**-26`` for every ``n`` up to the static
 count; the power is taken once, in pairs, and rounded to float32 once. A target's
@@ -56,8 +56,8 @@ _LN2 = float_pairs.from_float64(np.log(2))
 _POWERS = float_pairs.from_float64(2 ** (np.arange(64) / 64))
 # A 16-bit float has at most 11 significant bits: its log2 m is one of 1024, kept as
 # floor(log2(1 + i/1024) * 2**48) in two 24-bit halves. float64's log2 is within an ulp
-# (2**-53 here), so each is within 2**-48 of the exact floor's value, below the float
-# pairs' 2**-46; exact where log2 m is 0.
+# (at most 2**-53 here), so each is within 2**-48 + 2**-53 of the exact logarithm
+# (2**-47 at most), inside the float pairs' 2**-46; exact where that is 0.
 _TABLE_BITS = 10
 _FIXED_LOG2 = np.floor(np.log2(1 + np.arange(1 << _TABLE_BITS) / (1 << _TABLE_BITS)) * 2.0**48)
 _LOG2_HIGH = (_FIXED_LOG2 // 2**24).astype(np.int32)

@@ -412,6 +412,17 @@ def _steps_of(steps: int, lengths: np.ndarray | None, n: int, backward: bool) ->
     return range(length - 1, -1, -1) if backward else range(length)
 
 
+def _state(initial: np.ndarray | None, d: int, n: int, hidden: int) -> np.ndarray:
+    """The initial state (hidden or cell memory) of direction ``d``, batch element ``n``:
+    zeros where none is given; in float64."""
+    return np.zeros(hidden) if initial is None else initial[d, n].astype(np.float64)
+
+
+def _summed_bias(b: np.ndarray | None, d: int, width: int) -> np.ndarray:
+    """``W_b + R_b`` of direction ``d`` (``b`` ``(D, 2 width)``), zeros where there is none."""
+    return np.zeros(width) if b is None else b[d, :width].astype(np.float64) + b[d, width:]
+
+
 def rnn(
     x: np.ndarray,
     w: np.ndarray,
@@ -435,9 +446,9 @@ def rnn(
     y = np.zeros((steps, directions, batch, hidden), f64)
     y_h = np.zeros((directions, batch, hidden), f64)
     for d in range(directions):
-        bias = np.zeros(hidden) if b is None else b[d, :hidden].astype(f64) + b[d, hidden:]
+        bias = _summed_bias(b, d, hidden)
         for n in range(batch):
-            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
+            h = _state(h0, d, n, hidden)
             for t in _steps_of(steps, lengths, n, backward[d]):
                 pre = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
                 h = activations[d](pre)
@@ -475,16 +486,11 @@ def lstm(
     bound = (lambda v: v) if clip is None else (lambda v: np.clip(v, -clip, clip))
     for d in range(directions):
         f, g, h_of = activations[3 * d : 3 * d + 3]
-        bias = (
-            np.zeros(4 * hidden)
-            if b is None
-            else b[d, : 4 * hidden].astype(f64) + b[d, 4 * hidden :].astype(f64)
-        )
+        bias = _summed_bias(b, d, 4 * hidden)
         peep = np.zeros(3 * hidden) if p is None else p[d].astype(f64)
         p_i, p_o, p_f = np.split(peep, 3)
         for n in range(batch):
-            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
-            c = np.zeros(hidden) if c0 is None else c0[d, n].astype(f64)
+            h, c = _state(h0, d, n, hidden), _state(c0, d, n, hidden)
             for t in _steps_of(steps, lengths, n, backward[d]):
                 gates = w[d].astype(f64) @ x[t, n].astype(f64) + r[d].astype(f64) @ h + bias
                 gi, go, gf, gc = np.split(gates, 4)
@@ -524,7 +530,7 @@ def gru(
         biases = np.zeros((6, hidden)) if b is None else b[d].astype(f64).reshape(6, hidden)
         wb_z, wb_r, wb_h, rb_z, rb_r, rb_h = biases
         for n in range(batch):
-            h = np.zeros(hidden) if h0 is None else h0[d, n].astype(f64)
+            h = _state(h0, d, n, hidden)
             for t in _steps_of(steps, lengths, n, backward[d]):
                 xt = x[t, n].astype(f64)
                 z = f(w_z @ xt + r_z @ h + wb_z + rb_z)

@@ -159,9 +159,18 @@ def encode(
         high, low = jnp.asarray(_LOG2_HIGH)[k], jnp.asarray(_LOG2_LOW)[k]
     else:
         high, low = _fixed_point(_log2(significand, normalised))
-    limbs = _limbs(jnp.where(ordinary, high, 0), jnp.where(ordinary, low, 0), layout)
-    counts = jnp.stack([signs, specials, jnp.where(ordinary, power, 0)], axis=-1)
-    return jnp.concatenate([counts, limbs], axis=-1)
+    # One expression over a word axis, not a concatenation of columns: XLA's GPU emitter
+    # writes a concatenation column by column, a row's length apart, and the scatter that
+    # adds the words evaluates it in that form. Deterministic products of 2**20 float32
+    # factors into 2**20 targets on an H200: 0.118-0.122 ms before, 0.103-0.107 ms so
+    # (with 2**22, where the scatter's atomics take most of the time, the same).
+    word = jnp.arange(_LOG + layout.limbs, dtype=np.int32)[None, :]
+    limbs = _limbs(jnp.where(ordinary, high, 0)[:, None], jnp.where(ordinary, low, 0)[:, None],
+                   word - _LOG, layout)  # fmt: skip
+    exponents = jnp.where(ordinary, power, 0)[:, None]
+    words = jnp.where(word == 2, exponents, limbs)
+    words = jnp.where(word == 1, specials[:, None], words)
+    return jnp.where(word == 0, signs[:, None], words)
 
 
 def _fixed_point(pair: Pair) -> tuple[jax.Array, jax.Array]:
@@ -177,15 +186,13 @@ def _fixed_point(pair: Pair) -> tuple[jax.Array, jax.Array]:
     return high, low.astype(np.int32) + borrow * (1 << 24)
 
 
-def _limbs(high: jax.Array, low: jax.Array, layout: exact_sum.LimbLayout) -> jax.Array:
-    """The fixed point of ``high * 2**24 + low`` (48 fraction bits) with ``23 + guard``
-    fraction bits, as ``(n, limbs)`` limbs of ``bits`` bits, lowest first.
-
-    One expression over a limb axis, whose inputs XLA computes once (see
-    :func:`exact_sum.encode`)."""
-    k = jnp.arange(layout.limbs, dtype=np.int32).reshape((1,) * high.ndim + (-1,))
+def _limbs(
+    high: jax.Array, low: jax.Array, k: jax.Array, layout: exact_sum.LimbLayout
+) -> jax.Array:
+    """Limb ``k`` of the fixed point of ``high * 2**24 + low`` (48 fraction bits) with
+    ``23 + guard`` fraction bits, as ``bits`` bits, limb 0 the lowest; broadcast over
+    ``k`` (a limb number out of range gives bits that the caller does not keep)."""
     start = k * layout.bits + (48 - (23 + layout.guard))  # the limb's lowest bit in the 48
-    high, low = high[..., None], low[..., None]
     from_high = high >> jnp.clip(start - 24, 0, 31)
     from_low = jnp.where(start >= 0, low >> jnp.clip(start, 0, 31), low << jnp.clip(-start, 0, 31))
     spliced = jnp.where(start >= 24, from_high, from_low | (high << jnp.clip(24 - start, 0, 31)))

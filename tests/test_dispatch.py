@@ -39,6 +39,36 @@ def test_only_plain_int_tuples_take_the_fast_path():
     np.testing.assert_array_equal(dml.tile(x, (np.int64(2),)), expected)
 
 
+def test_plain_arrays_with_other_spellings_of_statics_skip_the_slow_path(monkeypatch):
+    # repeats=[2, 2], axis=np.int64(0), alpha=np.float32(1): the statics coerced and the
+    # program of the plain spelling called (25 us through _slow, about 10 so).
+    from dmljax._src.face import FunctionalFace
+
+    x, i = jnp.arange(6.0).reshape(2, 3), jnp.array([[1, 0, 1]])
+    calls = [
+        (lambda: dml.tile(x, (2, 2)), lambda: dml.tile(x, [2, 2])),
+        (lambda: dml.gather_elements(x, i, axis=0),
+         lambda: dml.gather_elements(x, i, axis=np.int64(0))),  # type: ignore[arg-type]
+        (lambda: dml.elu(x, 0.5), lambda: dml.elu(x, np.float32(0.5))),
+    ]  # fmt: skip
+    expected = [plain() for plain, _ in calls]
+    sizes = [helpers.jit_cache_size(helpers.face_program(f)) for f in (dml.tile,
+             dml.gather_elements, dml.elu)]  # fmt: skip
+
+    def no_slow(self, arrays, statics):
+        raise AssertionError("took the slow path")
+
+    monkeypatch.setattr(FunctionalFace, "_slow", no_slow)
+    for (_, other), want in zip(calls, expected, strict=True):
+        np.testing.assert_array_equal(other(), want)
+    assert sizes == [helpers.jit_cache_size(helpers.face_program(f)) for f in (dml.tile,
+                     dml.gather_elements, dml.elu)]  # fmt: skip
+    with pytest.raises(InvalidArgumentError, match=r"repeats\[1\] must be an integer"):
+        dml.tile(x, [2, 2.0])  # type: ignore[list-item]
+    with pytest.raises(InvalidArgumentError, match=r"dmljax\.tile: repeats"):
+        dml.tile(x, [2])  # one entry per dimension of x
+
+
 def assert_traced(x):
     assert not is_concrete_array(x)
     return x

@@ -55,6 +55,8 @@ def _describe(value: Any) -> str:
 
 def static_int(value: Any, *, op: str, field: str) -> int:
     """``value`` as a Python int; bools, floats and traced values are refused."""
+    if type(value) is int:  # most are: the checks below take about a microsecond
+        return value
     if isinstance(value, Tracer):
         raise InvalidArgumentError(
             op, field, "a static integer", _describe(value), hint=_TRACED_HINT
@@ -166,6 +168,9 @@ def static_number(value: Any, *, op: str, field: str) -> int | float:
 
 def static_int_tuple(values: Any, *, op: str, field: str) -> tuple[int, ...]:
     """``values`` (a sequence or 1-D array of integers) as a tuple of Python ints."""
+    kind = type(values)
+    if (kind is tuple or kind is list) and all(type(v) is int for v in values):
+        return tuple(values)  # ``[2, 2]``: 6.6 us through the checks below, 0.3 so
     if isinstance(values, Tracer):
         raise InvalidArgumentError(
             op, field, "a tuple of static integers", _describe(values), hint=_TRACED_HINT

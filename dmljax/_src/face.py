@@ -411,6 +411,11 @@ class IntTuple:
         raise NotPlain
 
     def coerce(self, value: Any, arrays: Sequence[Any], *, op: str) -> Any:
+        if type(value) is list and _ONLY_INT.issuperset(map(type, value)):
+            # ``[2, 2]``, the common other spelling: 3.5 us through the checks below.
+            of = self.per_dimension_of
+            if of is None or len(value) == np.ndim(arrays[of[0]]):
+                return tuple(value)
         if self.optional and value is None:
             return None
         sized = isinstance(value, Sequence) or (isinstance(value, np.ndarray) and value.ndim == 1)
@@ -768,6 +773,7 @@ class FunctionalFace:
             self._plain = many_arrays(count, tests)
         else:
             self._plain = plain_arguments(tests)
+        self._plain_arrays = plain_arguments(tests[:count])
         self._misplaced = functools.partial(_misplaced_arrays, op, [s.name for s in self._arrays])
 
     def call(self, *args: Any) -> Any:
@@ -814,9 +820,22 @@ class FunctionalFace:
         return graph.add_node(self, arrays, coerced)
 
     def _not_plain(self, args: tuple[Any, ...]) -> Any:
-        """A call with some argument not of its plain type: :meth:`_slow`."""
+        """A call with some argument not of its plain type. Plain arrays and another
+        spelling of a static (``repeats=[2, 2]``, ``axis=np.int64(0)``): the statics
+        coerced and the jitted program called, as the fast path calls it (``dml.tile(x,
+        [2, 2])`` 25 us through :meth:`_slow`, about 10 so; 7.5 with a tuple). Anything
+        else: :meth:`_slow`."""
         count = self._count
-        return self._slow(args[:count], args[count:])
+        try:
+            arrays = self._plain_arrays(args)
+        except NotPlain:
+            return self._slow(args[:count], args[count:])
+        op = self.op
+        statics = tuple(
+            spec.coerce(v, arrays, op=op)
+            for spec, v in zip(self._statics, args[count:], strict=True)
+        )
+        return self._jitted(*arrays, *statics)
 
     def _slow(self, arrays: tuple[Any, ...], statics: tuple[Any, ...]) -> Any:
         op, specs = self.op, self._statics

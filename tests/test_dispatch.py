@@ -41,7 +41,7 @@ def test_only_plain_int_tuples_take_the_fast_path():
 
 def test_plain_arrays_with_other_spellings_of_statics_skip_the_slow_path(monkeypatch):
     # repeats=[2, 2], axis=np.int64(0), alpha=np.float32(1): the statics coerced and the
-    # program of the plain spelling called (25 us through _slow, about 10 so).
+    # program of the plain spelling called (3.3x the plain call through _slow, 1.7x so).
     from dmljax._src.face import FunctionalFace
 
     x, i = jnp.arange(6.0).reshape(2, 3), jnp.array([[1, 0, 1]])

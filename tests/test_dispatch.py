@@ -52,8 +52,8 @@ def test_plain_arrays_with_other_spellings_of_statics_skip_the_slow_path(monkeyp
         (lambda: dml.elu(x, 0.5), lambda: dml.elu(x, np.float32(0.5))),
     ]  # fmt: skip
     expected = [plain() for plain, _ in calls]
-    sizes = [helpers.jit_cache_size(helpers.face_program(f)) for f in (dml.tile,
-             dml.gather_elements, dml.elu)]  # fmt: skip
+    programs = [helpers.face_program(f) for f in (dml.tile, dml.gather_elements, dml.elu)]
+    sizes = [helpers.jit_cache_size(program) for program in programs]
 
     def no_slow(self, arrays, statics):
         raise AssertionError("took the slow path")
@@ -61,8 +61,7 @@ def test_plain_arrays_with_other_spellings_of_statics_skip_the_slow_path(monkeyp
     monkeypatch.setattr(FunctionalFace, "_slow", no_slow)
     for (_, other), want in zip(calls, expected, strict=True):
         np.testing.assert_array_equal(other(), want)
-    assert sizes == [helpers.jit_cache_size(helpers.face_program(f)) for f in (dml.tile,
-                     dml.gather_elements, dml.elu)]  # fmt: skip
+    assert sizes == [helpers.jit_cache_size(program) for program in programs]
     with pytest.raises(InvalidArgumentError, match=r"repeats\[1\] must be an integer"):
         dml.tile(x, [2, 2.0])  # type: ignore[list-item]
     with pytest.raises(InvalidArgumentError, match=r"dmljax\.tile: repeats"):

@@ -675,7 +675,7 @@ def _planned_gather_jvp(
 
 
 def _log_product(
-    x: jax.Array, positions: jax.Array, values: jax.Array, count: int, significand_bits: int = 24
+    x: jax.Array, positions: jax.Array, values: jax.Array, count: int, significand_bits: int
 ) -> jax.Array:
     """Flat float32 ``x`` times ``values`` multiplied at ``positions`` (``x.size``:
     dropped), as integers, at most ``count`` per target: the same bits in any order.
@@ -708,7 +708,7 @@ def _log_product_canonical(
     positions: jax.Array,
     values: jax.Array,
     layout: exact_sum.LimbLayout,
-    significand_bits: int = 24,
+    significand_bits: int,
 ) -> jax.Array:
     """:func:`_log_product` where arithmetic returns one canonical NaN, as CUDA's does:
     jnp's scatter-mul on an H200 gives 0x7FFFFFFF for every NaN product, a NaN ``x`` it

@@ -216,21 +216,15 @@ def test_deterministic_scatter_draws_hold_duplicates():
     )
 
 
-@jax.custom_vjp
+@jax.custom_jvp
 def _doubled_gradient(x):
     return x[::-1]
 
 
-def _forward(x):
-    return x[::-1], None
-
-
-def _backward(residual, cotangent):
-    del residual
-    return (2 * cotangent[::-1],)
-
-
-_doubled_gradient.defvjp(_forward, _backward)
+@_doubled_gradient.defjvp
+def _doubled_derivative(primals, tangents):  # linear, so grad transposes it: doubled too
+    (x,), (t,) = primals, tangents
+    return x[::-1], 2 * t[::-1]
 
 
 def _reverse_case(fn):

@@ -133,38 +133,6 @@ def within_ulps(
         return same | (np.abs(wide - want) <= ulps * ulp)
 
 
-def _check_derivatives_agree(case: SweepCase) -> None:
-    """A function that is not linear: its jvp and its vjp are one derivative,
-    ``<J t, c> == <t, J^T c>`` within float32's rounding (check_grads, in the conformance
-    suite, holds both to finite differences)."""
-    f, primals = _of_data(case)
-    rng = np.random.default_rng(0)
-    tangents = tuple(
-        jnp.asarray(rng.integers(-3, 3, size=p.shape, endpoint=True), p.dtype) for p in primals
-    )
-    out, tangent_out = jax.jvp(f, primals, tangents)
-    # Each output (a tuple's too: RNN's sequence and last state) paired with a cotangent.
-    cotangent = jax.tree.map(
-        lambda y: jnp.asarray(rng.integers(-3, 3, size=y.shape, endpoint=True), y.dtype), out
-    )
-    _, pullback = jax.vjp(jax.jit(f), *primals)
-    backward = pullback(cotangent)
-    pairs = list(zip(jax.tree.leaves(tangent_out), jax.tree.leaves(cotangent), strict=True))
-    terms = [np.asarray(t, np.float64) * np.asarray(c, np.float64) for t, c in pairs]
-    forward_sum = float(sum(np.sum(term) for term in terms))
-    backward_sum = sum(
-        float(np.sum(np.asarray(t, np.float64) * np.asarray(g, np.float64)))
-        for t, g in zip(tangents, backward, strict=True)
-    )
-    # Both sums round each term once in the operands' type: a few ulps of their magnitude.
-    magnitude = float(sum(np.sum(np.abs(term)) for term in terms))
-    ulp = float(jnp.finfo(jax.tree.leaves(out)[0].dtype).eps)
-    if not np.isclose(forward_sum, backward_sum, rtol=0, atol=8 * ulp * max(magnitude, 1.0)):
-        raise AssertionError(
-            f"jvp and vjp disagree: <J t, c> = {forward_sum}, <t, J^T c> = {backward_sum}"
-        )
-
-
 def floating_outputs(result: Any) -> Any:
     """The outputs of ``result`` that have derivatives: an array as it is, or of a tuple
     its floating members (TOP_K's values, not its indices), one alone as an array.
@@ -193,14 +161,63 @@ def _of_data(case: SweepCase) -> tuple[Callable[..., Any], tuple[jax.Array, ...]
     return f, tuple(jnp.asarray(args[i]) for i in case.linear_argnums)
 
 
-def _check_derivatives(case: SweepCase) -> None:
+# One check of check_sweep_case in two parts: what to compute (traced inside its one
+# program) on which operands, and the check of what it computed.
+_Step = tuple[Callable[..., Any], tuple[Any, ...], Callable[[Any], None]]
+
+
+def _derivatives_agree(case: SweepCase, out: Any) -> _Step:
+    """A function that is not linear: its jvp and its vjp are one derivative,
+    ``<J t, c> == <t, J^T c>`` within float32's rounding (check_grads, in the conformance
+    suite, holds both to finite differences). ``out``: the floating outputs of the first
+    draw, eagerly."""
     f, primals = _of_data(case)
-    outs = [np.asarray(out) for out in jax.tree.leaves(f(*primals))]
+    rng = np.random.default_rng(0)
+    tangents = tuple(
+        jnp.asarray(rng.integers(-3, 3, size=p.shape, endpoint=True), p.dtype) for p in primals
+    )
+    # Each output (a tuple's too: RNN's sequence and last state) paired with a cotangent.
+    cotangent = jax.tree.map(
+        lambda y: jnp.asarray(rng.integers(-3, 3, size=y.shape, endpoint=True), y.dtype), out
+    )
+
+    def compute(primals: tuple[Any, ...], tangents: tuple[Any, ...], cotangent: Any) -> Any:
+        _, tangent_out = jax.jvp(f, primals, tangents)
+        _, pullback = jax.vjp(jax.jit(f), *primals)
+        return tangent_out, pullback(cotangent)
+
+    def verify(computed: Any) -> None:
+        tangent_out, backward = computed
+        pairs = list(zip(jax.tree.leaves(tangent_out), jax.tree.leaves(cotangent), strict=True))
+        terms = [np.asarray(t, np.float64) * np.asarray(c, np.float64) for t, c in pairs]
+        forward_sum = float(sum(np.sum(term) for term in terms))
+        backward_sum = sum(
+            float(np.sum(np.asarray(t, np.float64) * np.asarray(g, np.float64)))
+            for t, g in zip(tangents, backward, strict=True)
+        )
+        # Both sums round each term once in the operands' type: a few ulps of their magnitude.
+        magnitude = float(sum(np.sum(np.abs(term)) for term in terms))
+        ulp = float(jnp.finfo(jax.tree.leaves(out)[0].dtype).eps)
+        if not np.isclose(forward_sum, backward_sum, rtol=0, atol=8 * ulp * max(magnitude, 1.0)):
+            raise AssertionError(
+                f"jvp and vjp disagree: <J t, c> = {forward_sum}, <t, J^T c> = {backward_sum}"
+            )
+
+    return compute, (primals, tangents, cotangent), verify
+
+
+def _derivatives_of_linear(case: SweepCase, out: Any) -> _Step:
+    """A linear function: its gradient is its transpose, ``<f(x), c> == <x, grad_x <f(x),
+    c>>``, and its jvp in any direction is the function applied to that direction.
+    ``out``: the floating outputs of the first draw, eagerly."""
+    f, primals = _of_data(case)
+    outs = [np.asarray(y) for y in jax.tree.leaves(out)]
     rng = np.random.default_rng(0)
     # grad: <f(x), c> == <x, grad_x <f(x), c>>, summed in float32 (exact for these integers).
     cotangents = [
-        jnp.asarray(rng.integers(-3, 3, size=out.shape, endpoint=True), jnp.float32) for out in outs
+        jnp.asarray(rng.integers(-3, 3, size=y.shape, endpoint=True), jnp.float32) for y in outs
     ]
+    tangents = tuple(jnp.asarray(_values(rng, p.shape, np.dtype(p.dtype))) for p in primals)
 
     def pairing(*operands: jax.Array) -> jax.Array:
         leaves = jax.tree.leaves(f(*operands))
@@ -208,29 +225,40 @@ def _check_derivatives(case: SweepCase) -> None:
         products = [jnp.sum(y.astype(jnp.float32) * c) for y, c in pairs]
         return sum(products, jnp.float32(0))
 
-    # The gradient of a jitted function, as a training step takes it: two programs (forward
-    # and backward), not one per primitive of ``pairing``; and the derivative is traced
-    # after the operator's own trace, where a tracer it closed over would leak.
-    grads = jax.grad(jax.jit(pairing), argnums=tuple(range(len(primals))))(*primals)
-    forward = sum(
-        float(np.sum(out.astype(np.float64) * np.asarray(c, np.float64)))
-        for out, c in zip(outs, cotangents, strict=True)
-    )
-    backward = sum(
-        float(np.sum(np.asarray(p, np.float64) * np.asarray(g, np.float64)))
-        for p, g in zip(primals, grads, strict=True)
-    )
-    if forward != backward:
-        raise AssertionError(f"grad: <f(x), c> = {forward} but <x, grad> = {backward}")
-    # jvp: a linear map's derivative in any direction is the map applied to that direction.
-    tangents = tuple(jnp.asarray(_values(rng, p.shape, np.dtype(p.dtype))) for p in primals)
-    _, tangent_out = jax.jvp(f, primals, tangents)
-    _require_equal("jvp", tangent_out, jax.tree.map(np.asarray, f(*tangents)))
+    def compute(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Any:
+        # The gradient of a jitted function, as a training step takes it; and the
+        # derivative is traced after the operator's own trace, where a tracer it closed
+        # over would leak.
+        grads = jax.grad(jax.jit(pairing), argnums=tuple(range(len(primals))))(*primals)
+        _, tangent_out = jax.jvp(f, primals, tangents)
+        return grads, tangent_out, f(*tangents)
+
+    def verify(computed: Any) -> None:
+        grads, tangent_out, applied = computed
+        forward = sum(
+            float(np.sum(y.astype(np.float64) * np.asarray(c, np.float64)))
+            for y, c in zip(outs, cotangents, strict=True)
+        )
+        backward = sum(
+            float(np.sum(np.asarray(p, np.float64) * np.asarray(g, np.float64)))
+            for p, g in zip(primals, grads, strict=True)
+        )
+        if forward != backward:
+            raise AssertionError(f"grad: <f(x), c> = {forward} but <x, grad> = {backward}")
+        # jvp: a linear map's derivative in any direction is the map applied to it.
+        _require_equal("jvp", tangent_out, jax.tree.map(np.asarray, applied))
+
+    return compute, (primals, tangents), verify
 
 
 def check_sweep_case(case: SweepCase) -> list[str]:
     """Runs one draw eagerly, under jit, under vmap and (floats in, floats out) under jvp
     and grad (a test's 1 or 0 has no derivative).
+
+    Each draw runs eagerly, as a user calls the face; the checks under jit, vmap, jvp and
+    grad run in one jitted program. XLA compiles a program in about 40 ms, most of it
+    the same whatever the program holds, and the face's own jitted program is the same
+    inside it: one program instead of five or six per draw.
 
     Returns:
         The transformations checked, e.g. ``["eager", "jit", "vmap", "jvp+grad"]``.
@@ -238,27 +266,50 @@ def check_sweep_case(case: SweepCase) -> list[str]:
     Raises:
         AssertionError (or the operator's own error): the first check that failed.
     """
-    jitted = jax.jit(case.fn)
-    for args, expected in zip(case.batch, case.expected, strict=True):
-        _require_equal("eager", case.fn(*args), expected, case.ulps, case.magnitude)
-        _require_equal("jit", jitted(*args), expected, case.ulps, case.magnitude)
+    eager = [case.fn(*args) for args in case.batch]
+    for got, expected in zip(eager, case.expected, strict=True):
+        _require_equal("eager", got, expected, case.ulps, case.magnitude)
     stacked = tuple(np.stack(column) for column in zip(*case.batch, strict=True))
-    expected = jax.tree.map(lambda *members: np.stack(members), *case.expected)
     # A generator (no arrays) is vmapped by the batch's size: its result, stacked.
     size = None if stacked else len(case.batch)
-    batched = jax.vmap(case.fn, axis_size=size)(*stacked)
-    _require_equal("vmap", batched, expected, case.ulps, case.magnitude)
-    checked = ["eager", "jit", "vmap"]
     linear_dtypes = [case.batch[0][i].dtype for i in case.linear_argnums]
     out_dtypes = [np.asarray(y).dtype for y in jax.tree.leaves(case.expected[0])]
     # Derivatives of the floating outputs: TOP_K's indices beside its values have none.
     floats = all(jnp.issubdtype(d, jnp.floating) for d in linear_dtypes) and any(
         jnp.issubdtype(d, jnp.floating) for d in out_dtypes
     )
+    stacked_expected = jax.tree.map(lambda *members: np.stack(members), *case.expected)
+
+    def each(batch: Any) -> list[Any]:
+        return [case.fn(*args) for args in batch]
+
+    def check_each(results: list[Any]) -> None:
+        for got, expected in zip(results, case.expected, strict=True):
+            _require_equal("jit", got, expected, case.ulps, case.magnitude)
+
+    def batched(stacked: Any) -> Any:
+        return jax.vmap(case.fn, axis_size=size)(*stacked)
+
+    def check_batched(result: Any) -> None:
+        _require_equal("vmap", result, stacked_expected, case.ulps, case.magnitude)
+
+    steps: dict[str, _Step] = {
+        "jit": (each, (case.batch,), check_each),
+        "vmap": (batched, (stacked,), check_batched),
+    }
     if linear_dtypes and floats and case.differentiable:
-        (_check_derivatives if case.linear else _check_derivatives_agree)(case)
-        checked.append("jvp+grad")
-    return checked
+        of = _derivatives_of_linear if case.linear else _derivatives_agree
+        steps["jvp+grad"] = of(case, floating_outputs(eager[0]))
+    computations = [(fn, operands) for fn, operands, _ in steps.values()]
+    try:
+        results = jax.jit(
+            lambda operands: [fn(*o) for (fn, _), o in zip(computations, operands, strict=True)]
+        )([operands for _, operands in computations])
+    except Exception:  # a transformation fn lacks: one program each, to name the first
+        results = None
+    for k, (fn, operands, verify) in enumerate(steps.values()):
+        verify(jax.jit(fn)(*operands) if results is None else results[k])
+    return ["eager", *steps]
 
 
 @dataclasses.dataclass(frozen=True)

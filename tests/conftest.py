@@ -36,6 +36,13 @@ import pytest  # noqa: E402
 
 jax.config.update("jax_numpy_rank_promotion", "raise")
 
+# Outside IPython, JAX filters the traceback of every exception that leaves a jax API
+# (jit, vmap, export) and notes it, testing each frame's file against JAX's folders with
+# os.path calls: about 15 ms an error under pytest's deep stacks, and the suite raises
+# thousands on purpose (bad input, refused exports). An error's type and message are the
+# same either way; only a failing test's report lists JAX's own frames too.
+jax.config.update("jax_traceback_filtering", "off")
+
 # Every example compiles a new XLA program, so wall-clock deadlines measure the
 # compiler, not the code; the budgets are kept by example counts instead.
 hypothesis.settings.register_profile(

@@ -111,6 +111,20 @@ def test_both_faces_are_the_reference_on_every_type_rank_and_field(dtype, case, 
         np.testing.assert_array_equal(compiled(*arrays), longer, strict=True)
 
 
+@pytest.mark.parametrize("groups", [1, 2])
+def test_a_backward_convolution_whose_filter_outgrows_its_input_compiles(groups):
+    # Found by the property above: XLA:CPU's simplifier swapped this program's operands,
+    # kept the input's dilation and aborted the process (jaxlib 0.10.2).
+    rng = np.random.default_rng(0)
+    x = rng.integers(-3, 3, (2, groups, 1, 4), endpoint=True).astype(np.float32)
+    w = rng.integers(-3, 3, (groups, 2, 3, 2), endpoint=True).astype(np.float32)
+    fields = {"strides": (3, 2), "dilations": (2, 1), "start_padding": (1, 1),
+              "end_padding": (1, 1), "output_padding": (1, 1), "group_count": groups,
+              "mode": "cross_correlation", "direction": "backward"}  # fmt: skip
+    want = reference.convolution(x, w, **fields)
+    np.testing.assert_array_equal(dml.convolution(x, w, **fields), want, strict=True)
+
+
 def _in_float64(x: np.ndarray, w: np.ndarray, padding: Any) -> np.ndarray:
     """A stride-1 forward cross-correlation in float64: the exact value, to 2**-53."""
     with jax.enable_x64(True):

@@ -182,22 +182,39 @@ def convolution_lowering(
             x, w, g.strides, padding, feature_group_count=g.group_count, **common
         )
     else:
+        strides = g.strides
+        windows = g.windows(w.shape)
+        if (
+            jax.default_backend() == "cpu"
+            and any(s > 1 for s in strides)
+            and any(window >= n for window, n in zip(windows, x.shape[2:], strict=True))
+        ):
+            # XLA:CPU's algebraic simplifier swaps the operands of a convolution whose
+            # filter is larger than its input, and keeps the input's dilation where it
+            # dilates another dimension: the program then fails a check and aborts the
+            # process (jaxlib 0.10.2: a 1 x 4 input, a 3 x 2 filter, strides 3 x 2). Such
+            # an input is dilated here, so the convolution has none to keep; where every
+            # window is smaller than the input (no swap), the program stays the one
+            # jax.lax.conv_transpose gives, to the last bit.
+            dilation = ((0, 0, 0), (0, 0, 0), *((0, 0, s - 1) for s in strides))
+            x = lax.pad(x, jnp.zeros((), x.dtype), dilation)
+            strides = (1,) * len(spatial)
         padding = tuple(
             (window - 1 - start, window - 1 - end + extra)
             for window, start, end, extra in zip(
-                g.windows(w.shape), g.start_padding, g.end_padding, g.extra, strict=True
+                windows, g.start_padding, g.end_padding, g.extra, strict=True
             )
         )
         if g.group_count == 1:
             # The filter is the forward convolution's kernel, which transpose_kernel flips
             # and swaps: the program a JAX user writes (CONVOLUTION mode pre-flips it).
             w = lax.rev(w, spatial) if flipped else w
-            y = lax.conv_transpose(x, w, g.strides, padding, transpose_kernel=True, **common)
+            y = lax.conv_transpose(x, w, strides, padding, transpose_kernel=True, **common)
         else:
             w = _grouped_transpose(w, g.group_count)
             w = w if flipped else lax.rev(w, spatial)
             y = lax.conv_general_dilated(
-                x, w, (1,) * len(spatial), padding, lhs_dilation=g.strides,
+                x, w, (1,) * len(spatial), padding, lhs_dilation=strides,
                 feature_group_count=g.group_count, **common,
             )  # fmt: skip
     if b is not None:

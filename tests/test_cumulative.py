@@ -82,6 +82,16 @@ def test_both_faces_are_the_reference_on_every_type_and_rank(
         _assert_same_bits(dml.compile_operator(desc)(x), want)
 
 
+def test_a_bfloat16_tally_past_its_precision_is_the_reference_rounded_once():
+    # Tallied in bfloat16, a running sum of ones stops at 256 (256 + 1 rounds back); the
+    # reference tallies bfloat16 in float64 as every float, and rounds each output once.
+    x = np.ones(300, jnp.bfloat16)
+    want = np.arange(1, 301).astype(jnp.bfloat16)
+    np.testing.assert_array_equal(reference.cumulative(x, axis=0, product=False, reverse=False,
+                                                       exclusive=False), want)  # fmt: skip
+    np.testing.assert_array_equal(dml.cumsum(x, 0), want)
+
+
 def test_a_desc_reads_its_input_through_zero_strides():
     # A row broadcast by a zero stride: each row's running sum is the same.
     row = np.array([2, 1, 3, 5], np.float32)

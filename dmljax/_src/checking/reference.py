@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
@@ -42,6 +43,21 @@ __all__ = [
     "top_k",
     "write_strided",
 ]
+
+
+def _floating(dtype: np.dtype[Any]) -> bool:
+    """Whether ``dtype`` is a float type: NumPy's, or one of ml_dtypes' (bfloat16, the
+    float8 types), which ``np.floating`` leaves out (their NumPy kind is ``"V"``): a
+    reference that tallied them in their own type would round at every step.
+
+    >>> _floating(np.dtype(ml_dtypes.bfloat16)), _floating(np.dtype(np.int8))
+    (True, False)
+    """
+    try:
+        ml_dtypes.finfo(dtype)
+    except ValueError:
+        return False
+    return True
 
 
 def tile(input: np.ndarray, repeats: Sequence[int]) -> np.ndarray:
@@ -660,7 +676,7 @@ def cumulative(
     with ``reverse``), itself left out with ``exclusive``, 0 (1) where none is left.
     Floats are tallied in float64 and rounded once; integers wrap in their type."""
     input = np.asarray(input)
-    wide = np.float64 if np.issubdtype(input.dtype, np.floating) else input.dtype
+    wide = np.float64 if _floating(input.dtype) else input.dtype
     output = np.empty(input.shape, input.dtype)
     n = input.shape[axis]
     for c in itertools.product(*(range(size) for size in input.shape)):
@@ -684,8 +700,7 @@ def reduce(input: np.ndarray, *, function: str, axes: Sequence[int]) -> np.ndarr
     NaN-free MAX and MIN skip NaNs, as HLSL's max does, NaN where every element is);
     integers wrap in their type. ARGMAX and ARGMIN: :func:`arg_extreme`."""
     input = np.asarray(input)
-    floating = np.issubdtype(input.dtype, np.floating)
-    wide = np.dtype(np.float64) if floating else input.dtype
+    wide = np.dtype(np.float64) if _floating(input.dtype) else input.dtype
     axes = sorted(axes)
     out_sizes = [1 if i in axes else n for i, n in enumerate(input.shape)]
     output = np.zeros(out_sizes, input.dtype)

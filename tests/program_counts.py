@@ -45,6 +45,8 @@ class Recorder:
     """
 
     def __init__(self) -> None:
+        # Imported here, once the run configures its plugins: a plugin given with -p is
+        # imported before tests/conftest.py sets the XLA flags JAX reads as it starts.
         from jax import monitoring
 
         self._row: collections.defaultdict[str, float] | None = None

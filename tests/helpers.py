@@ -15,7 +15,7 @@ import os
 import pathlib
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import hypothesis
@@ -129,25 +129,6 @@ def check_grads_by_primitive(f: Callable[..., Any], primals: tuple[Any, ...], **
     """
     with jax.disable_jit():
         check_grads(f, primals, order=2, modes=("fwd", "rev"), **tolerances)
-
-
-def in_one_program(calls: Sequence[tuple[Callable[..., Any], Sequence[Any]]]) -> list[Any]:
-    """``[fn(*args) for fn, args in calls]``, computed in one jitted program.
-
-    XLA:CPU takes about 40 ms to compile a small program, most of it the same whatever
-    the program holds: ten small functions compile about three times faster as one
-    program than as ten. A check that compares several programs of an operator (its
-    exports, its vmaps, its graph) runs them in one; the operator's jitted program is
-    the same inside an enclosing jit, and the checks of eager calls stay eager.
-
-    >>> in_one_program([(jnp.sin, (np.zeros(2),)), (jnp.add, (1.0, 2.0))])[1]
-    Array(3., dtype=float32, weak_type=True)
-    """
-    functions = [fn for fn, _ in calls]
-    program = jax.jit(
-        lambda arguments: [fn(*a) for fn, a in zip(functions, arguments, strict=True)]
-    )
-    return program([list(arguments) for _, arguments in calls])
 
 
 REPO = pathlib.Path(__file__).resolve().parent.parent

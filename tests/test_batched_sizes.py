@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dmljax as dml
-from dmljax._src.checking import sweeps
+from dmljax._src.checking import selftest, sweeps
 from dmljax._src.checking.operators import all_checks
 from tests import helpers
 
@@ -99,7 +99,7 @@ def test_every_functional_face_exports_with_a_symbolic_batch(checks):
         runs.append(case.label)
         calls += [(exported.call, stacked), (batched, stacked)]
     # The direct calls' values are the reference's in the sweeps.
-    outs = helpers.in_one_program(calls)
+    outs = selftest.in_one_program(calls)
     for label, got, want in zip(runs, outs[::2], outs[1::2], strict=True):
         for out, expected in zip(jax.tree.leaves(got), jax.tree.leaves(want), strict=True):
             np.testing.assert_array_equal(out, expected, err_msg=label)

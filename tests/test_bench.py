@@ -31,6 +31,7 @@ from dmljax._src.bench.results import (
     speed_misses,
 )
 from dmljax._src.bench.run import QUICK, run_case
+from dmljax._src.checking import selftest
 from tests import helpers
 
 ALL_CASES = cases.all_cases()
@@ -147,7 +148,7 @@ def test_timed_case_builds_small_random_operands_and_agrees_with_jnp(case):
     assert sum(a.nbytes for a in args) <= 16 * 2**20  # quick sizes stay a few MiB
     floats = [a for a in args if jnp.issubdtype(a.dtype, jnp.floating)]
     assert all(np.any(np.asarray(a) != 0) for a in floats)  # random data, never zeros
-    ours, theirs = helpers.in_one_program([(case.dmljax_fn, args), (case.jnp_fn, args)])
+    ours, theirs = selftest.in_one_program([(case.dmljax_fn, args), (case.jnp_fn, args)])
     chex.assert_trees_all_equal(ours, theirs)  # an array, or a tuple (SPLIT)
     assert case.bytes_moved(args) >= sum(x.nbytes for x in jax.tree.leaves(ours))
     if case.donated is not None:

@@ -195,7 +195,7 @@ def test_a_compiled_operator_under_vmap_equals_a_loop(entry):
     # vmap of vmap, the batch axis last.
     last = tuple(np.moveaxis(column, 0, -1)[None] for column in columns)
     nested = jax.vmap(jax.vmap(op, in_axes=-1, out_axes=-1))
-    got = helpers.in_one_program(
+    got = selftest.in_one_program(
         [(jax.vmap(op), columns), (jax.vmap(op, in_axes=in_axes), shared), (nested, last)]
     )
     want = (loop, first_only, jax.tree.map(lambda x: np.moveaxis(x, 0, -1)[None], loop))
@@ -333,7 +333,7 @@ def test_the_face_under_vmap_equals_a_loop_whatever_is_batched_and_where(name):
         pytest.skip("a generator takes no array: the sweeps vmap it by axis_size")
     variants = _vmap_variants(case)
     # The sweeps check eager vmap against the reference.
-    outs = helpers.in_one_program([(fn, columns) for fn, columns, _ in variants])
+    outs = selftest.in_one_program([(fn, columns) for fn, columns, _ in variants])
     for (_, _, loop), got in zip(variants, outs, strict=True):
         _assert_same(got, loop, case.ulps)
 
@@ -455,7 +455,7 @@ def test_every_supported_type_and_rank_computes_what_float32_computes(name):
         variants = [(data_type, index) for data_type in sorted(data_types, key=str)]
         variants += [(f32, index_type) for index_type in sorted(index_types or (), key=str)]
         runs += [case(low, f32, index)] + [case(low, *types) for types in variants]
-        outs = helpers.in_one_program(
+        outs = selftest.in_one_program(
             [(dml.compile_operator(desc, deterministic=True), x) for desc, x in runs]
         )
     results = [[np.asarray(y).astype(np.float64) for y in jax.tree.leaves(o)] for o in outs]

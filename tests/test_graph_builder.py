@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src.checking import selftest
 from dmljax._src.checking.operators import all_checks
-from tests import helpers
 
 T = dml.DataType
 InvalidArgumentError = dml.errors.InvalidArgumentError
@@ -118,7 +118,7 @@ def test_every_face_is_a_node_that_computes_what_the_face_does(operator):
     if len(built) < 2:
         pytest.fail(f"fewer than two draws of {operator.name}'s face made a graph")
     calls = [(f, drawn.batch[0]) for drawn, graph in built for f in (graph, drawn.fn)]
-    outs = helpers.in_one_program(calls)
+    outs = selftest.in_one_program(calls)
     for (drawn, _), got, want in zip(built, outs[::2], outs[1::2], strict=True):
         for a, b in zip(got, want if isinstance(want, tuple) else [want], strict=True):
             np.testing.assert_array_equal(np.asarray(a).reshape(np.shape(b)), b, drawn.label)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import dmljax as dml
+from dmljax._src.checking import selftest
 from dmljax._src.checking.operators import all_checks
-from tests import helpers
 
 F32, I32 = np.float32, np.int32
 X = np.random.default_rng(0).standard_normal((5, 3)).astype(F32)
@@ -182,7 +182,7 @@ def test_every_axis_of_every_argument_can_be_symbolic(checks):
                     break
                 if refusal is not None:
                     assert fixed(k, d, arrays, refusal), f"{where}: {refusal}"
-        outs = helpers.in_one_program([(exported.call, arrays) for exported in runs.values()])
+        outs = selftest.in_one_program([(exported.call, arrays) for exported in runs.values()])
         for where, out in zip(runs, outs, strict=True):
             for got, expected in zip(jax.tree.leaves(out), want, strict=True):
                 np.testing.assert_array_equal(got, expected, err_msg=where)

@@ -7,6 +7,8 @@ Set DMLJAX_HYPOTHESIS_PROFILE=thorough for a longer property sweep.
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
+from typing import Any
 
 # Eight CPU devices for the sharding tests; the flag is read when JAX starts its
 # backends, so it must be set before anything imports jax.
@@ -33,6 +35,7 @@ if _OWNS_CACHE:
 import hypothesis  # noqa: E402
 import jax  # noqa: E402
 import pytest  # noqa: E402
+from jax._src.interpreters import mlir  # noqa: E402  (where JAX makes its MLIR contexts)
 
 jax.config.update("jax_numpy_rank_promotion", "raise")
 
@@ -42,6 +45,41 @@ jax.config.update("jax_numpy_rank_promotion", "raise")
 # thousands on purpose (bad input, refused exports). An error's type and message are the
 # same either way; only a failing test's report lists JAX's own frames too.
 jax.config.update("jax_traceback_filtering", "off")
+
+
+class SharedIrContexts:
+    """JAX's ``make_ir_context`` for the tests: ``lowerings`` lowerings in turn share
+    one MLIR context.
+
+    JAX makes a new context, with its dialects loaded, for each lowering and export:
+    about 5 ms, more than half of a small program's lowering, and the suite lowers some
+    22 000. The context only interns types and attributes and holds the dialects; the
+    module lowered in it, and so the program XLA compiles from it, is the same
+    (``tests/test_conftest.py``). A context keeps all it interned (a large constant
+    among them), so a new one is made after ``lowerings`` uses, which bounds what a
+    worker holds.
+
+    >>> contexts = SharedIrContexts(mlir.make_ir_context.make, lowerings=2)
+    >>> first = contexts()
+    >>> contexts() is first, contexts() is first
+    (True, False)
+    """
+
+    def __init__(self, make: Callable[[], Any], lowerings: int) -> None:
+        self.make = make
+        self.lowerings = lowerings
+        self._context: Any = None
+        self.served = 0
+
+    def __call__(self) -> Any:
+        if self._context is None or self.served >= self.lowerings:
+            self._context, self.served = self.make(), 0
+        self.served += 1
+        return self._context
+
+
+if callable(getattr(mlir, "make_ir_context", None)):  # else each lowering its own, as before
+    mlir.make_ir_context = SharedIrContexts(mlir.make_ir_context, lowerings=200)
 
 # Every example compiles a new XLA program, so wall-clock deadlines measure the
 # compiler, not the code; the budgets are kept by example counts instead.

@@ -1,5 +1,5 @@
-"""Test configuration: eight CPU devices, strict JAX numerics, hypothesis profiles and one
-compilation cache for the whole run.
+"""Test configuration: eight CPU devices, strict JAX numerics, hypothesis profiles, one
+compilation cache for the whole run and MLIR contexts shared among lowerings.
 
 Set DMLJAX_HYPOTHESIS_PROFILE=thorough for a longer property sweep.
 """

@@ -34,6 +34,18 @@ def _draw(rng, shape, dtype):
     return (rng.standard_normal(shape) * 0.5).astype(dtype)
 
 
+def _rnn_operands(rng, sizes, d, dtype, optional, *, shortest, lengths_dtype):
+    """RNN's x, w, r, b, h0 and sequence lengths (``shortest`` to steps), drawn in that
+    order; b, h0 and lengths each None unless ``optional`` asks for it."""
+    steps, batch, inputs, hidden = sizes
+    x, w, r = (_draw(rng, s, dtype) for s in ((steps, batch, inputs), (d, hidden, inputs),
+                                              (d, hidden, hidden)))  # fmt: skip
+    b = _draw(rng, (d, 2 * hidden), dtype) if optional[0] else None
+    h0 = _draw(rng, (d, batch, hidden), dtype) if optional[1] else None
+    lengths = rng.integers(shortest, steps, size=batch, endpoint=True).astype(lengths_dtype)
+    return x, w, r, b, h0, lengths if optional[2] else None
+
+
 @hypothesis.settings(max_examples=80, deadline=None)
 @hypothesis.given(
     dtype=st.sampled_from([np.float32, np.float16, jnp.bfloat16, np.float64]),
@@ -45,14 +57,11 @@ def _draw(rng, shape, dtype):
 )
 def test_both_faces_are_the_reference(dtype, sizes, direction, optional, relu, rng):
     dtype = np.dtype(dtype)
-    steps, batch, inputs, hidden = sizes
+    steps, batch, _, hidden = sizes
     d = 2 if direction == "bidirectional" else 1
-    x, w, r = (_draw(rng, s, dtype) for s in ((steps, batch, inputs), (d, hidden, inputs),
-                                              (d, hidden, hidden)))  # fmt: skip
-    b = _draw(rng, (d, 2 * hidden), dtype) if optional[0] else None
-    h0 = _draw(rng, (d, batch, hidden), dtype) if optional[1] else None
-    lengths = rng.integers(0, steps, size=batch, endpoint=True).astype(np.uint32)
-    lengths = lengths if optional[2] else None
+    x, w, r, b, h0, lengths = _rnn_operands(
+        rng, sizes, d, dtype, optional, shortest=0, lengths_dtype=np.uint32
+    )
     activations = (_RELU if relu else _TANH,) * d
     want = reference.rnn(
         x, w, r, b, h0, lengths, activations=[_NUMPY[type(a)] for a in activations],
@@ -198,16 +207,12 @@ def test_the_face_refuses_bad_arguments_naming_them():
     rng=helpers.seeds(),
 )
 def test_rnn_matches_onnxruntime(sizes, direction, optional, rng):
-    steps, batch, inputs, hidden = sizes
+    hidden = sizes[3]
     d = 2 if direction == "bidirectional" else 1
-    f32 = np.dtype(np.float32)
-    x, w, r = (_draw(rng, s, f32) for s in ((steps, batch, inputs), (d, hidden, inputs),
-                                            (d, hidden, hidden)))  # fmt: skip
-    b = _draw(rng, (d, 2 * hidden), f32) if optional[0] else None
-    h0 = _draw(rng, (d, batch, hidden), f32) if optional[1] else None
     # onnxruntime's CPU RNN takes lengths of 1 to seq_length.
-    lengths = rng.integers(1, steps, size=batch, endpoint=True).astype(np.int32)
-    lengths = lengths if optional[2] else None
+    x, w, r, b, h0, lengths = _rnn_operands(
+        rng, sizes, d, np.dtype(np.float32), optional, shortest=1, lengths_dtype=np.int32
+    )
     onnx = pytest.importorskip("onnx")
     ort = pytest.importorskip("onnxruntime")
     helper = onnx.helper
